@@ -1,0 +1,122 @@
+// Package record holds what every JSONL record shares: its kind, the schema
+// version, the error record a stage writes for a line it could not handle,
+// and the passthrough of fields a stage does not know.
+package record
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// SchemaVersion is the version every record and artifact carries (ARTIFACT.md).
+const SchemaVersion = "1.0"
+
+// Record kinds.
+const (
+	KindCapture    = "capture"
+	KindNormalized = "normalized"
+	KindGraph      = "graph"
+	KindArtifact   = "artifact"
+	KindError      = "error"
+)
+
+// Kind returns the value of the top-level "record" key, or "" when absent.
+// It is cheap when "record" is the first key, as every sieve record writes it.
+func Kind(line []byte) string {
+	return gjson.GetBytes(line, "record").String()
+}
+
+// Error is the record a stage writes in place of a line it could not process,
+// so that one line in still gives one line out.
+type Error struct {
+	Record        string `json:"record"`
+	SchemaVersion string `json:"schema_version"`
+	Stage         string `json:"stage"`
+	Line          int    `json:"line"`
+	Error         string `json:"error"`
+	URL           string `json:"url,omitempty"`
+	Input         string `json:"input,omitempty"`
+}
+
+// NewError builds an error record for input line no of stage. The offending
+// input is kept as an excerpt of at most 200 bytes.
+func NewError(stage string, no int, input []byte, err error) Error {
+	e := Error{
+		Record:        KindError,
+		SchemaVersion: SchemaVersion,
+		Stage:         stage,
+		Line:          no,
+		Error:         err.Error(),
+		Input:         Excerpt(input, 200),
+	}
+	if gjson.ValidBytes(input) {
+		e.URL = gjson.GetBytes(input, "url").String()
+	}
+	return e
+}
+
+// Excerpt returns at most max bytes of b as a string, cut on a rune boundary,
+// with invalid UTF-8 replaced.
+func Excerpt(b []byte, max int) string {
+	if len(b) > max {
+		b = b[:max]
+		for len(b) > 0 && !utf8.Valid(b) {
+			b = b[:len(b)-1]
+		}
+	}
+	return string(bytes.ToValidUTF8(b, []byte("\uFFFD")))
+}
+
+// Passthrough appends to out (a JSON object) every top-level field of in that
+// out does not already have and that known does not claim. Fields keep the
+// order and the exact bytes they had in in. It lets a stage carry a user's
+// own fields (an "id", job metadata) through a pipeline untouched.
+func Passthrough(out, in []byte, known func(key string) bool) []byte {
+	src := gjson.ParseBytes(in)
+	if !src.IsObject() {
+		return out
+	}
+	have := map[string]bool{}
+	gjson.ParseBytes(out).ForEach(func(k, _ gjson.Result) bool {
+		have[k.Str] = true
+		return true
+	})
+	var extra []byte
+	src.ForEach(func(k, v gjson.Result) bool {
+		if have[k.Str] || (known != nil && known(k.Str)) {
+			return true
+		}
+		have[k.Str] = true
+		extra = append(extra, ',')
+		extra = append(extra, k.Raw...)
+		extra = append(extra, ':')
+		extra = append(extra, v.Raw...)
+		return true
+	})
+	if len(extra) == 0 {
+		return out
+	}
+	end := bytes.LastIndexByte(out, '}')
+	if end < 0 {
+		return out
+	}
+	body := bytes.TrimSpace(out[:end])
+	res := make([]byte, 0, len(out)+len(extra))
+	res = append(res, body...)
+	if len(body) == 1 { // "{" alone: drop the leading comma
+		extra = extra[1:]
+	}
+	res = append(res, extra...)
+	return append(res, '}')
+}
+
+// Keys returns a set membership function over names.
+func Keys(names ...string) func(string) bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return func(k string) bool { return m[k] }
+}

@@ -1,0 +1,51 @@
+// Package version names this build of sieve and the libraries in it, for
+// provenance records.
+package version
+
+import (
+	"runtime/debug"
+
+	"github.com/sieve-dev/sieve/internal/codec"
+)
+
+// Sieve is the toolkit's version, written into every trace.
+const Sieve = "0.1.0"
+
+// Library is one dependency as recorded in provenance.
+type Library struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Of returns the named modules with the versions linked into this binary,
+// in the order given. A stage names the modules whose behaviour shapes its
+// output, so that every binary running the stage reports the same list.
+// A module the build information does not list is reported as "(devel)".
+func Of(paths ...string) []Library {
+	have := map[string]string{}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if d.Replace != nil {
+				d = d.Replace
+			}
+			have[d.Path] = d.Version
+		}
+	}
+	libs := make([]Library, 0, len(paths))
+	for _, p := range paths {
+		v := have[p]
+		if v == "" {
+			v = "(devel)"
+		}
+		libs = append(libs, Library{Name: p, Version: v})
+	}
+	return libs
+}
+
+// Codec is the JSON codec module this build uses.
+func Codec() Library {
+	if codec.Name() == "sonic" {
+		return Of("github.com/bytedance/sonic")[0]
+	}
+	return Of("github.com/segmentio/encoding")[0]
+}
