@@ -1,0 +1,175 @@
+// Package schemas holds the JSON Schemas (draft 2020-12) of every JSONL
+// record kind sieve writes and of the artifact's manifest.json and
+// content.json, embedded in the build, and validates documents against them.
+//
+// A schema is named by its file stem: "capture", "normalized", "graph",
+// "artifact", "error" (records), "content", "manifest" (artifact files).
+// defs.schema.json holds the definitions they share and is not a document
+// schema of its own.
+package schemas
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/sieve-dev/sieve/internal/record"
+)
+
+//go:embed *.json
+var files embed.FS
+
+// BaseURL is the prefix of every schema's $id; a schema file's $id is
+// BaseURL + its file name.
+const BaseURL = "https://github.com/sieve-dev/sieve/schemas/"
+
+const (
+	suffix = ".schema.json"
+	defs   = "defs"
+	// maxProblems caps how many violations one error message lists.
+	maxProblems = 8
+)
+
+var (
+	printer     = message.NewPrinter(language.English)
+	compileOnce sync.Once
+	compiled    map[string]*jsonschema.Schema
+	compileErr  error
+)
+
+// Names returns the stems of the document schemas, sorted.
+func Names() []string {
+	entries, _ := fs.Glob(files, "*"+suffix)
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if n := strings.TrimSuffix(e, suffix); n != defs {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Validate checks doc (one JSON document) against the schema named name.
+func Validate(name string, doc []byte) error {
+	all, err := schemas()
+	if err != nil {
+		return err
+	}
+	sch, ok := all[name]
+	if !ok {
+		return fmt.Errorf("schemas: no schema named %q (have %s)", name, strings.Join(Names(), ", "))
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		return fmt.Errorf("%s: not a JSON document: %w", name, err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		return describe(name, err)
+	}
+	return nil
+}
+
+// ValidateRecord checks one JSONL line against the schema its "record" value
+// names: capture, normalized, graph, artifact or error.
+func ValidateRecord(line []byte) error {
+	kind := record.Kind(line)
+	switch kind {
+	case record.KindCapture, record.KindNormalized, record.KindGraph, record.KindArtifact, record.KindError:
+		return Validate(kind, line)
+	case "":
+		return errors.New("schemas: the line has no \"record\" kind")
+	}
+	return fmt.Errorf("schemas: unknown record kind %q", kind)
+}
+
+// schemas compiles every schema once.
+func schemas() (map[string]*jsonschema.Schema, error) {
+	compileOnce.Do(func() { compiled, compileErr = compileAll() })
+	return compiled, compileErr
+}
+
+func compileAll() (map[string]*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	entries, err := fs.Glob(files, "*"+suffix)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if err := addResource(c, e); err != nil {
+			return nil, err
+		}
+	}
+	out := map[string]*jsonschema.Schema{}
+	for _, n := range Names() {
+		sch, err := c.Compile(BaseURL + n + suffix)
+		if err != nil {
+			return nil, fmt.Errorf("schemas: compile %s: %w", n, err)
+		}
+		out[n] = sch
+	}
+	return out, nil
+}
+
+func addResource(c *jsonschema.Compiler, file string) error {
+	b, err := files.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return fmt.Errorf("schemas: %s: %w", file, err)
+	}
+	return c.AddResource(BaseURL+file, doc)
+}
+
+// describe turns a validation error into one line naming each violated
+// constraint with the JSON pointer of the value that broke it.
+func describe(name string, err error) error {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	var real, unevaluated []string
+	leaves(ve, &real, &unevaluated)
+	// A failing $ref leaves its properties unevaluated, so
+	// unevaluatedProperties then flags every one of them: noise, unless
+	// nothing else failed.
+	problems := real
+	if len(problems) == 0 {
+		problems = unevaluated
+	}
+	sort.Strings(problems)
+	if n := len(problems); n > maxProblems {
+		problems = append(problems[:maxProblems], fmt.Sprintf("and %d more", n-maxProblems))
+	}
+	return fmt.Errorf("%s: does not match %s%s: %s", name, name, suffix, strings.Join(problems, "; "))
+}
+
+// leaves collects the violations at the leaves of e's tree.
+func leaves(e *jsonschema.ValidationError, real, unevaluated *[]string) {
+	if len(e.Causes) > 0 {
+		for _, c := range e.Causes {
+			leaves(c, real, unevaluated)
+		}
+		return
+	}
+	at := fmt.Sprintf("at %q: ", "/"+strings.Join(e.InstanceLocation, "/"))
+	if _, ok := e.ErrorKind.(*kind.FalseSchema); ok {
+		*unevaluated = append(*unevaluated, at+"property not allowed here")
+		return
+	}
+	*real = append(*real, at+e.ErrorKind.LocalizedString(printer))
+}
