@@ -1,0 +1,15 @@
+// Command sieve-render writes artifact directories from graph records.
+package main
+
+import (
+	"os"
+
+	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/render"
+)
+
+func main() {
+	os.Exit(cliutil.Main(cliutil.App("sieve-render", render.Command(), cliutil.IO{
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+	}), os.Args))
+}

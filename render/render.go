@@ -1,0 +1,149 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/record"
+)
+
+// Options configure the render stage.
+type Options struct {
+	// Out is the directory artifacts are written under.
+	Out string
+}
+
+// Artifact is the record the stage prints for each artifact it wrote.
+type Artifact struct {
+	Record        string `json:"record"` // "artifact"
+	SchemaVersion string `json:"schema_version"`
+	URL           string `json:"url"`
+	Dir           string `json:"dir"`     // Out joined with Dir(url)
+	Outcome       string `json:"outcome"` // the outcome's status
+	ContentHash   string `json:"content_hash"`
+}
+
+// Artifact file names.
+const (
+	FileManifest = "manifest.json"
+	FileContent  = "content.json"
+	FileMarkdown = "index.md"
+	FileHTML     = "index.html"
+)
+
+type file struct {
+	name string
+	data []byte
+}
+
+// Write renders rec and writes its artifact directory under opts.Out,
+// replacing an earlier artifact of the same URL atomically.
+func Write(opts Options, rec *graph.Record) (Artifact, error) {
+	if opts.Out == "" {
+		return Artifact{}, errors.New("render: no output directory")
+	}
+	if rec.URL == "" {
+		return Artifact{}, errors.New("render: graph record has no url")
+	}
+	rel, err := Dir(rec.URL)
+	if err != nil {
+		return Artifact{}, err
+	}
+	files, err := renderFiles(rec)
+	if err != nil {
+		return Artifact{}, err
+	}
+	target := filepath.Join(opts.Out, rel)
+	if err := writeAtomic(target, files); err != nil {
+		return Artifact{}, err
+	}
+	return Artifact{
+		Record:        record.KindArtifact,
+		SchemaVersion: record.SchemaVersion,
+		URL:           rec.URL,
+		Dir:           target,
+		Outcome:       rec.Outcome.Status,
+		ContentHash:   rec.ContentHash,
+	}, nil
+}
+
+// renderFiles renders the four artifact files of rec, in the order written.
+func renderFiles(rec *graph.Record) ([]file, error) {
+	manifest, content, err := jsonFiles(rec)
+	if err != nil {
+		return nil, err
+	}
+	return []file{
+		{FileManifest, manifest},
+		{FileContent, content},
+		{FileMarkdown, Markdown(rec)},
+		{FileHTML, HTML(rec)},
+	}, nil
+}
+
+// writeAtomic writes files into a fresh directory beside target and swaps
+// it into place.
+func writeAtomic(target string, files []file) (err error) {
+	parent := filepath.Dir(target)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	tmp, err := os.MkdirTemp(parent, ".tmp-")
+	if err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(tmp, f.name), f.data, 0o644); err != nil {
+			return fmt.Errorf("render: %w", err)
+		}
+	}
+	return swap(tmp, target)
+}
+
+// swap renames dir to target, moving an existing target aside first. A
+// concurrent writer of the same target can win the race between the two
+// renames; swap then tries again, so the last writer wins.
+func swap(dir, target string) error {
+	old := filepath.Join(filepath.Dir(dir), ".old-"+strings.TrimPrefix(filepath.Base(dir), ".tmp-"))
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		moved := false
+		if err = os.Rename(target, old); err == nil {
+			moved = true
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("render: moving old artifact aside: %w", err)
+		}
+		if err = os.Rename(dir, target); err == nil {
+			if moved {
+				return removeOld(old)
+			}
+			return nil
+		}
+		if moved {
+			// Put the old artifact back, unless another writer took its place.
+			if os.Rename(old, target) != nil {
+				os.RemoveAll(old)
+			}
+		}
+	}
+	return fmt.Errorf("render: %w", err)
+}
+
+func removeOld(old string) error {
+	if err := os.RemoveAll(old); err != nil {
+		return fmt.Errorf("render: removing old artifact: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,90 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/internal/codec"
+	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/internal/record"
+)
+
+// graphKeys claims every top-level key of a graph record, so that only a
+// user's own fields ("id", job metadata) ride along onto the artifact record.
+var graphKeys = record.Keys(jsonKeys(reflect.TypeFor[graph.Record]())...)
+
+func jsonKeys(t reflect.Type) []string {
+	var keys []string
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			keys = append(keys, name)
+		}
+	}
+	return keys
+}
+
+// Transform turns one graph record line into one artifact record line,
+// writing the artifact directory on the way.
+func Transform(ctx context.Context, opts Options, line []byte) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var rec graph.Record
+	if err := codec.Unmarshal(line, &rec); err != nil {
+		return nil, fmt.Errorf("decoding graph record: %w", err)
+	}
+	a, err := Write(opts, &rec)
+	if err != nil {
+		return nil, err
+	}
+	out, err := codec.Marshal(a)
+	if err != nil {
+		return nil, err
+	}
+	return record.Passthrough(out, line, graphKeys), nil
+}
+
+// Stage is the render stage for jsonl.Run.
+func Stage(opts Options) jsonl.Stage {
+	return jsonl.Stage{
+		Name:   "render",
+		Accept: []string{record.KindGraph},
+		Transform: func(ctx context.Context, line []byte) ([]byte, error) {
+			return Transform(ctx, opts, line)
+		},
+	}
+}
+
+// Command is sieve-render's command line.
+func Command() *cli.Command {
+	return &cli.Command{
+		Name:      "render",
+		Usage:     "write one artifact directory per graph record",
+		UsageText: "sieve-render [--out DIR] < graph.jsonl > artifacts.jsonl",
+		Description: "Reads graph records (JSONL) on stdin and writes each as an artifact directory\n" +
+			"DIR/<host>/<name>/ holding manifest.json, content.json, index.md and index.html.\n" +
+			"Prints one artifact record per graph record (url, dir, outcome, content_hash);\n" +
+			"other records pass through.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Value: "artifacts", Usage: "write artifacts under `DIR`"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return cliutil.Usagef("unexpected argument %q: sieve-render reads graph records on stdin", c.Args().First())
+			}
+			out := c.String("out")
+			if out == "" {
+				return cliutil.Usagef("--out must name a directory")
+			}
+			_, err := jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), Stage(Options{Out: out}))
+			return err
+		},
+	}
+}

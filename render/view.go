@@ -1,0 +1,248 @@
+package render
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/codec"
+)
+
+// Limits on what the appendix lists show; the rest is counted.
+const (
+	maxLinks = 100
+	maxSpan  = 1000 // the HTML limit on colspan; also caps rowspan
+)
+
+// statusMeaning is ARTIFACT.md's table of outcome statuses.
+var statusMeaning = map[string]string{
+	graph.StatusOK:               "content was extracted normally",
+	graph.StatusBlocked:          "the site refused: HTTP 4xx/5xx, robots.txt, or a rate limit",
+	graph.StatusChallenge:        "a bot-protection or entry screen answered instead of the page",
+	graph.StatusAuthRequired:     "a login wall stands in front of the content",
+	graph.StatusSPAShell:         "the served document is an unhydrated shell that never filled in",
+	graph.StatusEmptyAfterRender: "the page rendered and genuinely carries no text",
+	graph.StatusPartial:          "content was extracted, but a tier was tried and fell back",
+}
+
+// bannerText explains a status other than ok to the reader.
+func bannerText(status string) string {
+	m, ok := statusMeaning[status]
+	if !ok {
+		m = "an outcome this renderer does not know"
+	}
+	if status == graph.StatusPartial {
+		return m + "; what follows may be incomplete."
+	}
+	return m + ". What follows may describe whatever answered, not the page that was asked for."
+}
+
+// view is what both human-readable renderings show, worked out once: only
+// content blocks, never latent text, chrome only as navigation links.
+type view struct {
+	rec       *graph.Record
+	blocks    []graph.Block
+	media     map[string]graph.Media
+	forms     map[string]graph.Action // form actions by block id
+	actions   []graph.Action
+	links     []graph.Link
+	moreLinks int
+	nav       []navGroup
+	moreNav   int
+}
+
+type navGroup struct {
+	name  string
+	links []graph.Link
+}
+
+func newView(rec *graph.Record) *view {
+	v := &view{rec: rec, media: map[string]graph.Media{}, forms: map[string]graph.Action{}}
+	for _, b := range rec.Blocks {
+		if b.Role == "content" {
+			v.blocks = append(v.blocks, b)
+		}
+	}
+	for _, m := range rec.MediaAll {
+		v.media[m.ID] = m
+	}
+	for _, a := range rec.Actions {
+		if a.Role != "content" {
+			continue
+		}
+		v.actions = append(v.actions, a)
+		if a.Kind == "form" && a.BlockID != "" {
+			v.forms[a.BlockID] = a
+		}
+	}
+	v.links, v.moreLinks = contentLinks(rec.Links)
+	v.nav, v.moreNav = navigation(rec)
+	return v
+}
+
+// contentLinks are the content links, deduplicated by href, at most maxLinks.
+func contentLinks(all []graph.Link) ([]graph.Link, int) {
+	seen := map[string]bool{}
+	var out []graph.Link
+	more := 0
+	for _, l := range all {
+		if l.Role != "content" || seen[l.Href] {
+			continue
+		}
+		seen[l.Href] = true
+		if len(out) == maxLinks {
+			more++
+			continue
+		}
+		out = append(out, l)
+	}
+	return out, more
+}
+
+// navigation groups the chrome links by the chrome kind of their block
+// (groups in order of first appearance), deduplicated by href, at most
+// maxLinks in all.
+func navigation(rec *graph.Record) ([]navGroup, int) {
+	kind := map[string]string{}
+	for _, b := range rec.Blocks {
+		kind[b.ID] = b.Chrome
+	}
+	seen := map[string]bool{}
+	index := map[string]int{}
+	var groups []navGroup
+	n, more := 0, 0
+	for _, l := range rec.Links {
+		if l.Role != "chrome" || seen[l.Href] {
+			continue
+		}
+		seen[l.Href] = true
+		if n == maxLinks {
+			more++
+			continue
+		}
+		n++
+		g := kind[l.BlockID]
+		if g == "" {
+			g = "other"
+		}
+		i, ok := index[g]
+		if !ok {
+			i = len(groups)
+			index[g] = i
+			groups = append(groups, navGroup{name: g})
+		}
+		groups[i].links = append(groups[i].links, l)
+	}
+	return groups, more
+}
+
+// webURL reports whether href may become a link: absolute http(s) only.
+func webURL(href string) bool {
+	u, err := url.Parse(href)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	s := strings.ToLower(u.Scheme)
+	return s == "http" || s == "https"
+}
+
+// grid lays a table's rows out as a rectangle: a cell spanning several
+// columns or rows is followed by empty cells in the places it covers.
+func grid(rows [][]graph.Cell) [][]string {
+	covered := map[[2]int]bool{}
+	out := make([][]string, len(rows))
+	width := 0
+	for r, row := range rows {
+		c := 0
+		skip := func() {
+			for covered[[2]int{r, c}] {
+				out[r] = append(out[r], "")
+				c++
+			}
+		}
+		for _, cell := range row {
+			skip()
+			cs, rs := span(cell.Colspan, maxSpan), span(cell.Rowspan, len(rows)-r)
+			out[r] = append(out[r], cell.Text)
+			for k := 1; k < cs; k++ {
+				out[r] = append(out[r], "")
+			}
+			for dr := 1; dr < rs; dr++ {
+				for dc := 0; dc < cs; dc++ {
+					covered[[2]int{r + dr, c + dc}] = true
+				}
+			}
+			c += cs
+		}
+		skip()
+		width = max(width, len(out[r]))
+	}
+	for r := range out {
+		for len(out[r]) < width {
+			out[r] = append(out[r], "")
+		}
+	}
+	return out
+}
+
+func span(n, limit int) int {
+	return max(1, min(n, limit))
+}
+
+// headerRow reports whether a table's first row is a header row.
+func headerRow(rows [][]graph.Cell) bool {
+	if len(rows) == 0 {
+		return false
+	}
+	for _, c := range rows[0] {
+		if c.Header {
+			return true
+		}
+	}
+	return false
+}
+
+// number formats a figure as the JSON files do.
+func number(f float64) string {
+	b, err := codec.Marshal(f)
+	if err != nil {
+		return "null" // NaN or Inf, which no figure should be
+	}
+	return string(b)
+}
+
+func optNumber(f *float64) string {
+	if f == nil {
+		return "unknown"
+	}
+	return number(*f)
+}
+
+func optBool(b *bool) string {
+	switch {
+	case b == nil:
+		return "unknown"
+	case *b:
+		return "true"
+	}
+	return "false"
+}
+
+// safeID keeps an id to [A-Za-z0-9_], so it cannot break out of the HTML
+// comment or attribute it is written into.
+func safeID(id string) string {
+	return sanitize(id, func(c byte) bool {
+		return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
+	})
+}
+
+// codeLanguage keeps a code block's language to a safe info-string word.
+func codeLanguage(lang string) string {
+	return strings.Trim(sanitize(lang, func(c byte) bool {
+		return slugByte(c) || c == '+' || c == '#'
+	}), "_")
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
