@@ -238,11 +238,8 @@ func htmlMedia(m graph.Media, text string) string {
 	if webURL(m.Src) {
 		s += " " + link("source", m.Src)
 	}
-	s += "</p>"
-	if m.Caption != "" && m.Caption != m.Description {
-		s += "<figcaption>" + esc(oneLine(m.Caption)) + "</figcaption>"
-	}
-	return s + "</figure>"
+	// The caption is a paragraph block of its own in the graph.
+	return s + "</p></figure>"
 }
 
 // htmlList nests consecutive list items into <ul>/<ol> by their level.

@@ -234,9 +234,8 @@ func mdMedia(md graph.Media, text string) string {
 	} else {
 		s = "[" + escapeInline(kind) + ": " + linkText(desc) + "]"
 	}
-	if md.Caption != "" && md.Caption != desc {
-		s += "\n" + escapeLine(oneLine(md.Caption))
-	}
+	// The caption is not repeated here: the graph keeps a figure's
+	// caption as a paragraph block of its own, in reading order.
 	return s
 }
 
