@@ -43,6 +43,7 @@ type IO struct {
 
 // App wraps cmd as a program named name.
 func App(name string, cmd *cli.Command, stdio IO) *cli.App {
+	setUsageErrors(cmd.Subcommands)
 	return &cli.App{
 		Name:            name,
 		Usage:           cmd.Usage,
@@ -50,13 +51,32 @@ func App(name string, cmd *cli.Command, stdio IO) *cli.App {
 		Description:     cmd.Description,
 		Version:         version.Sieve,
 		Flags:           cmd.Flags,
+		Before:          cmd.Before,
+		After:           cmd.After,
 		Action:          cmd.Action,
 		Commands:        cmd.Subcommands,
 		Reader:          stdio.Stdin,
 		Writer:          stdio.Stdout,
 		ErrWriter:       stdio.Stderr,
 		HideHelpCommand: true,
+		OnUsageError:    usageError,
 		ExitErrHandler:  func(*cli.Context, error) {},
+	}
+}
+
+// usageError turns a flag parse failure into a UsageError. Without it
+// urfave/cli prints "Incorrect Usage" and the help text to stdout, which is
+// the JSONL stream the next stage reads.
+func usageError(_ *cli.Context, err error, _ bool) error {
+	return UsageError{err.Error()}
+}
+
+func setUsageErrors(cmds []*cli.Command) {
+	for _, c := range cmds {
+		if c.OnUsageError == nil {
+			c.OnUsageError = usageError
+		}
+		setUsageErrors(c.Subcommands)
 	}
 }
 
@@ -64,7 +84,10 @@ func App(name string, cmd *cli.Command, stdio IO) *cli.App {
 func Main(app *cli.App, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	return Code(app.ErrWriter, app.RunContext(ctx, args))
+	// Run before reading app.ErrWriter: the run fills in os.Stderr when the
+	// app was built without one.
+	err := app.RunContext(ctx, args)
+	return Code(app.ErrWriter, err)
 }
 
 // Code reports err on w and maps it to an exit code.

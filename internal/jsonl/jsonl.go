@@ -35,7 +35,8 @@ type Stage struct {
 	// (capture reads bare URLs and paths).
 	Raw bool
 	// Transform turns one input line into one output line (a JSON object,
-	// no newline). An error becomes an error record for that line.
+	// no newline). An error, a panic, or an output that is empty or holds
+	// a newline becomes an error record for that line.
 	Transform func(ctx context.Context, line []byte) ([]byte, error)
 	// Concurrency is how many lines may be transformed at once; output
 	// order stays input order. Values below 1 mean 1.
@@ -52,7 +53,8 @@ type Result struct {
 var ErrFailedLines = errors.New("some input lines failed")
 
 // Run processes r to w. It returns an error wrapping ErrFailedLines when any
-// line failed, or the first read/write error.
+// line failed, or the first read/write error. When ctx is done Run reads no
+// further line, writes the lines already in hand and returns ctx's error.
 func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Stage) (Result, error) {
 	if stderr == nil {
 		stderr = io.Discard
@@ -98,7 +100,7 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Sta
 type emitFunc func(no int, line, out []byte, err error) error
 
 func runSerial(ctx context.Context, r io.Reader, st Stage, emit emitFunc, res *Result) error {
-	return readLines(r, func(no int, line []byte) error {
+	return readLines(ctx, r, func(no int, line []byte) error {
 		res.Lines++
 		b, err := apply(ctx, st, line)
 		return emit(no, line, b, err)
@@ -113,12 +115,18 @@ type job struct {
 	done chan struct{}
 }
 
+// errStopped ends the reader when the writer has failed.
+var errStopped = errors.New("jsonl: writer stopped")
+
 func runParallel(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc, res *Result) error {
-	// Jobs are queued in input order; workers fill them in any order; the
-	// writer drains the queue in order, waiting on each job in turn. The
-	// queue's capacity bounds how far reading runs ahead of writing.
+	// Each job goes to a worker first and then into the queue, both in
+	// input order; the writer drains the queue in order, waiting on each
+	// job in turn. Every queued job is running or done, so at most n lines
+	// are being transformed and 2n more wait for an earlier one: reading
+	// never runs further ahead of writing than that.
 	queue := make(chan *job, 2*n)
 	work := make(chan *job)
+	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := 0; i < n; i++ {
 		wg.Add(1)
@@ -134,19 +142,26 @@ func runParallel(ctx context.Context, r io.Reader, st Stage, n int, emit emitFun
 	go func() {
 		defer close(queue)
 		defer close(work)
-		readErr = readLines(r, func(no int, line []byte) error {
+		readErr = readLines(ctx, r, func(no int, line []byte) error {
 			j := &job{no: no, line: line, done: make(chan struct{})}
-			queue <- j
-			work <- j
+			select {
+			case work <- j:
+			case <-stop:
+				return errStopped
+			}
+			queue <- j // the writer drains the queue until it is closed
 			return nil
 		})
 	}()
 	var writeErr error
 	for j := range queue {
-		res.Lines++
 		<-j.done
-		if writeErr == nil {
-			writeErr = emit(j.no, j.line, j.out, j.err)
+		if writeErr != nil {
+			continue
+		}
+		res.Lines++
+		if writeErr = emit(j.no, j.line, j.out, j.err); writeErr != nil {
+			close(stop)
 		}
 	}
 	wg.Wait()
@@ -177,7 +192,12 @@ func apply(ctx context.Context, st Stage, line []byte) (b []byte, err error) {
 			return line, nil
 		}
 	}
-	return st.Transform(ctx, line)
+	b, err = st.Transform(ctx, line)
+	if err == nil && (len(b) == 0 || bytes.IndexByte(b, '\n') >= 0) {
+		// Either would break one line in, one line out downstream.
+		return nil, errors.New("internal error: stage output is not exactly one line")
+	}
+	return b, err
 }
 
 func accepts(kinds []string, k string) bool {
@@ -190,17 +210,18 @@ func accepts(kinds []string, k string) bool {
 }
 
 // readLines calls fn for every non-blank line of r with its 1-based line
-// number. Each line slice is freshly allocated and owned by fn.
-func readLines(r io.Reader, fn func(no int, line []byte) error) error {
+// number (blank lines count). Each line slice is freshly allocated and owned
+// by fn. It stops with ctx's error once ctx is done.
+func readLines(ctx context.Context, r io.Reader, fn func(no int, line []byte) error) error {
 	br := bufio.NewReaderSize(r, 1<<16)
 	for no := 1; ; no++ {
 		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			line = bytes.TrimSpace(line)
-			if len(line) > 0 {
-				if ferr := fn(no, line); ferr != nil {
-					return ferr
-				}
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
+			if ferr := fn(no, line); ferr != nil {
+				return ferr
 			}
 		}
 		if err == io.EOF {

@@ -5,6 +5,7 @@ package record
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -58,15 +59,19 @@ func NewError(stage string, no int, input []byte, err error) Error {
 }
 
 // Excerpt returns at most max bytes of b as a string, cut on a rune boundary,
-// with invalid UTF-8 replaced.
+// with each invalid byte replaced by U+FFFD. The replacement counts against
+// max, so the result is never longer than max bytes.
 func Excerpt(b []byte, max int) string {
-	if len(b) > max {
-		b = b[:max]
-		for len(b) > 0 && !utf8.Valid(b) {
-			b = b[:len(b)-1]
+	var sb strings.Builder
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if sb.Len()+utf8.RuneLen(r) > max {
+			break
 		}
+		sb.WriteRune(r)
+		b = b[size:]
 	}
-	return string(bytes.ToValidUTF8(b, []byte("\uFFFD")))
+	return sb.String()
 }
 
 // Passthrough appends to out (a JSON object) every top-level field of in that

@@ -22,14 +22,23 @@ type Library struct {
 // output, so that every binary running the stage reports the same list.
 // A module the build information does not list is reported as "(devel)".
 func Of(paths ...string) []Library {
-	have := map[string]string{}
+	var deps []*debug.Module
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, d := range bi.Deps {
-			if d.Replace != nil {
-				d = d.Replace
-			}
-			have[d.Path] = d.Version
+		deps = bi.Deps
+	}
+	return of(deps, paths)
+}
+
+func of(deps []*debug.Module, paths []string) []Library {
+	have := map[string]string{}
+	for _, d := range deps {
+		// A replaced module is asked for by its own path; the version is
+		// the replacement's ("" for a local directory: "(devel)").
+		v := d.Version
+		if d.Replace != nil {
+			v = d.Replace.Version
 		}
+		have[d.Path] = v
 	}
 	libs := make([]Library, 0, len(paths))
 	for _, p := range paths {
