@@ -68,8 +68,13 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Sta
 	emit := func(no int, line, b []byte, err error) error {
 		if err != nil {
 			res.Failed++
-			fmt.Fprintf(stderr, "sieve-%s: line %d: %v\n", st.Name, no, err)
-			b, _ = codec.Marshal(record.NewError(st.Name, no, line, err))
+			stage, input := st.Name, line
+			var se *StageError
+			if errors.As(err, &se) {
+				stage, input, err = se.Stage, se.Input, se.Err
+			}
+			fmt.Fprintf(stderr, "sieve-%s: line %d: %v\n", stage, no, err)
+			b, _ = codec.Marshal(record.NewError(stage, no, input, err))
 		}
 		if _, err := out.Write(b); err != nil {
 			return err
@@ -198,6 +203,44 @@ func apply(ctx context.Context, st Stage, line []byte) (b []byte, err error) {
 		return nil, errors.New("internal error: stage output is not exactly one line")
 	}
 	return b, err
+}
+
+// StageError is a failure inside one stage of a Chain: the error record
+// names that stage and quotes that stage's input, exactly as the stage's own
+// binary would in a pipe.
+type StageError struct {
+	Stage string
+	Input []byte
+	Err   error
+}
+
+func (e *StageError) Error() string { return e.Stage + ": " + e.Err.Error() }
+
+func (e *StageError) Unwrap() error { return e.Err }
+
+// Chain runs stages one after another on each line inside one process, with
+// the same rules as piping their binaries together: each stage transforms
+// the kinds it accepts and passes the rest through, and a line that fails
+// in a stage becomes that stage's error record, which later stages pass
+// through. The chain's Raw flag and concurrency are its first stage's.
+func Chain(name string, stages ...Stage) Stage {
+	first := stages[0]
+	return Stage{
+		Name:        name,
+		Raw:         true,
+		Concurrency: first.Concurrency,
+		Transform: func(ctx context.Context, line []byte) ([]byte, error) {
+			cur := line
+			for _, st := range stages {
+				out, err := apply(ctx, st, cur)
+				if err != nil {
+					return nil, &StageError{Stage: st.Name, Input: cur, Err: err}
+				}
+				cur = out
+			}
+			return cur, nil
+		},
+	}
 }
 
 func accepts(kinds []string, k string) bool {
