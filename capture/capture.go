@@ -1,0 +1,149 @@
+package capture
+
+import (
+	"context"
+	"net/http"
+	"net/netip"
+	"time"
+
+	"github.com/sieve-dev/sieve/internal/codec"
+	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/internal/record"
+	"github.com/sieve-dev/sieve/internal/version"
+)
+
+// TierStatic names the plain-HTTP capture tier.
+const TierStatic = "static"
+
+// Capturer fetches targets. It is safe for concurrent use: per-host limits,
+// pacing and the robots.txt cache are shared by all its captures.
+type Capturer struct {
+	opts         Options
+	trace        Trace
+	transport    *http.Transport
+	client       *http.Client // follows no redirects: captureHTTP walks them
+	robotsClient *http.Client
+	hosts        *hostGates
+	robots       *robotsCache
+
+	// deny is the address policy, asked about every resolved address at
+	// dial time (so also after redirects); nil allows every address.
+	deny func(netip.Addr) bool
+	// lookup resolves a host name to addresses.
+	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
+}
+
+// New returns a Capturer for opts (zero limits take the defaults).
+func New(opts Options) *Capturer {
+	opts = opts.withDefaults()
+	c := &Capturer{
+		opts:   opts,
+		hosts:  newHostGates(opts.PerHost),
+		robots: &robotsCache{m: map[string]*robotsEntry{}},
+		lookup: defaultLookup,
+	}
+	if !opts.AllowPrivate {
+		c.deny = deniedAddr
+	}
+	// No proxy: a proxy would resolve and connect on our behalf, past the
+	// address policy. Compression is decoded by readBody, under the cap.
+	c.transport = &http.Transport{
+		DialContext:         c.dial,
+		TLSHandshakeTimeout: opts.ConnectTimeout,
+		DisableCompression:  true,
+		ForceAttemptHTTP2:   true,
+		MaxIdleConnsPerHost: opts.PerHost,
+		IdleConnTimeout:     90 * time.Second,
+	}
+	c.client = &http.Client{
+		Transport:     c.transport,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	c.robotsClient = &http.Client{Transport: c.transport}
+	c.trace = newTrace(opts)
+	return c
+}
+
+func newTrace(o Options) Trace {
+	return Trace{
+		SieveVersion:     version.Sieve,
+		Tier:             TierStatic,
+		UserAgent:        o.UserAgent,
+		ConnectTimeoutMS: o.ConnectTimeout.Milliseconds(),
+		TimeoutMS:        o.Timeout.Milliseconds(),
+		MaxBytes:         o.MaxBytes,
+		Robots:           !o.IgnoreRobots,
+		AllowPrivate:     o.AllowPrivate,
+		Libraries: version.Of("golang.org/x/net", "golang.org/x/text",
+			"github.com/andybalholm/brotli", "github.com/temoto/robotstxt"),
+	}
+}
+
+// Close releases idle connections.
+func (c *Capturer) Close() { c.transport.CloseIdleConnections() }
+
+// Capture fetches t. A failed fetch is a Record with Error set, never an
+// error: failures are data for the later stages.
+func (c *Capturer) Capture(ctx context.Context, t Target) Record {
+	start := time.Now()
+	rec := Record{
+		Record:        record.KindCapture,
+		SchemaVersion: record.SchemaVersion,
+		URL:           t.URL,
+		FinalURL:      t.URL,
+		Tier:          TierStatic,
+		Redirects:     []Redirect{},
+		Headers:       map[string]string{},
+		Timing:        Timing{StartedAt: start.UTC().Format(time.RFC3339)},
+		Trace:         c.trace,
+	}
+	if t.Path != "" {
+		c.captureFile(&rec, t.Path)
+	} else {
+		c.captureHTTP(ctx, &rec)
+	}
+	rec.Timing.DurationMS = time.Since(start).Milliseconds()
+	return rec
+}
+
+// Stage is capture as a JSONL filter: one capture record per input line, in
+// input order; a line that names no target becomes an error record.
+func (c *Capturer) Stage() jsonl.Stage {
+	return jsonl.Stage{
+		Name:        "capture",
+		Raw:         true,
+		Concurrency: c.opts.Concurrency,
+		Transform:   c.transform,
+	}
+}
+
+func (c *Capturer) transform(ctx context.Context, line []byte) ([]byte, error) {
+	t, err := ParseTarget(line)
+	if err != nil {
+		return nil, err
+	}
+	out, err := codec.Marshal(c.Capture(ctx, t))
+	if err != nil {
+		return nil, err
+	}
+	if t.Object {
+		out = record.Passthrough(out, line, record.Keys("url"))
+	}
+	return out, nil
+}
+
+// fillBody records a received body: its size, media type and, for textual
+// types, its text as UTF-8.
+func fillBody(rec *Record, body []byte, truncated bool, contentType string) {
+	rec.BodyBytes = int64(len(body))
+	rec.Truncated = truncated
+	mt, label := mediaType(contentType, body)
+	rec.ContentType = mt
+	if !isText(mt) {
+		if len(body) > 0 {
+			rec.BodyOmitted = "binary content type " + mt
+		}
+		return
+	}
+	rec.Body, rec.Charset = decodeText(body, mt, label, truncated)
+}

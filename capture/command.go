@@ -1,0 +1,106 @@
+package capture
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/internal/jsonl"
+)
+
+// Command is sieve-capture: targets on stdin, capture records on stdout.
+func Command() *cli.Command {
+	return &cli.Command{
+		Name:  "capture",
+		Usage: "fetch URLs and local files into capture records (static tier)",
+		UsageText: `sieve-capture [options] < targets > captures.jsonl
+
+Each input line is an http(s) URL, a local file path, or a JSON object with
+"url" (its other fields are copied to the output). Example:
+
+   printf '%s\n' https://example.com/ ./page.html '{"url":"https://example.org/","id":7}' \
+     | sieve-capture --concurrency 8 --delay 1s | sieve-normalize`,
+		Description: `Writes one "capture" record per input line, in input order. A fetch that
+fails (refused, timed out, disallowed by robots.txt, rate limited) is still a
+capture record, with error.kind saying what failed; a line that names no
+target becomes an "error" record. Exit status: 0 when every line gave a
+capture record, 1 when some line became an error record, 2 on bad usage.
+
+robots.txt is honoured for the user-agent token "sieve". Private, loopback
+and link-local addresses are refused unless --allow-private is given; the
+check is made on the resolved address, after every redirect too.`,
+		Flags:  Flags(),
+		Action: run,
+	}
+}
+
+// Flags are capture's options as command-line flags, for every command that
+// captures (sieve-capture, sieve distill); OptionsFrom reads them back.
+func Flags() []cli.Flag {
+	d := DefaultOptions()
+	return []cli.Flag{
+		&cli.IntFlag{Name: "concurrency", Value: d.Concurrency, Usage: "targets fetched at once (output stays in input order)"},
+		&cli.IntFlag{Name: "per-host", Value: d.PerHost, Usage: "requests in flight to one host at once"},
+		&cli.DurationFlag{Name: "delay", Value: d.Delay, Usage: "pause between request starts on one host (robots.txt Crawl-delay wins when longer, up to 30s)"},
+		&cli.DurationFlag{Name: "timeout", Value: d.Timeout, Usage: "total time for one fetch attempt: connect, redirects and body"},
+		&cli.DurationFlag{Name: "connect-timeout", Value: d.ConnectTimeout, Usage: "time to resolve, connect and complete TLS"},
+		&cli.Int64Flag{Name: "max-bytes", Value: d.MaxBytes, Usage: "body size cap after decompression; longer bodies are cut and flagged truncated"},
+		&cli.BoolFlag{Name: "ignore-robots", Usage: "do not consult robots.txt"},
+		&cli.BoolFlag{Name: "allow-private", Usage: "allow private, loopback and link-local addresses"},
+		&cli.StringFlag{Name: "user-agent", Value: d.UserAgent, Usage: "User-Agent header (robots.txt is matched for the token \"sieve\")"},
+		&cli.IntFlag{Name: "retries", Value: d.Retries, Usage: "retries after HTTP 429, or 503 with Retry-After"},
+		&cli.DurationFlag{Name: "max-retry-wait", Value: d.MaxRetryWait, Usage: "longest Retry-After to wait for; longer ones are not retried"},
+	}
+}
+
+func run(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return cliutil.Usagef("sieve-capture reads targets from stdin, one per line; unexpected argument %q", c.Args().First())
+	}
+	opts, err := OptionsFrom(c)
+	if err != nil {
+		return err
+	}
+	cp := New(opts)
+	defer cp.Close()
+	_, err = jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), cp.Stage())
+	return err
+}
+
+// OptionsFrom reads the Flags of a running command; invalid values are
+// usage errors.
+func OptionsFrom(c *cli.Context) (Options, error) {
+	o := Options{
+		Concurrency:    c.Int("concurrency"),
+		PerHost:        c.Int("per-host"),
+		Delay:          c.Duration("delay"),
+		Timeout:        c.Duration("timeout"),
+		ConnectTimeout: c.Duration("connect-timeout"),
+		MaxBytes:       c.Int64("max-bytes"),
+		IgnoreRobots:   c.Bool("ignore-robots"),
+		AllowPrivate:   c.Bool("allow-private"),
+		UserAgent:      c.String("user-agent"),
+		Retries:        c.Int("retries"),
+		MaxRetryWait:   c.Duration("max-retry-wait"),
+	}
+	return o, validate(o)
+}
+
+func validate(o Options) error {
+	switch {
+	case o.Concurrency < 1:
+		return cliutil.Usagef("--concurrency must be at least 1")
+	case o.PerHost < 1:
+		return cliutil.Usagef("--per-host must be at least 1")
+	case o.Delay < 0 || o.MaxRetryWait < 0:
+		return cliutil.Usagef("--delay and --max-retry-wait cannot be negative")
+	case o.Timeout <= 0 || o.ConnectTimeout <= 0:
+		return cliutil.Usagef("--timeout and --connect-timeout must be positive")
+	case o.MaxBytes < 1:
+		return cliutil.Usagef("--max-bytes must be at least 1")
+	case o.Retries < 0:
+		return cliutil.Usagef("--retries cannot be negative")
+	case o.UserAgent == "":
+		return cliutil.Usagef("--user-agent cannot be empty")
+	}
+	return nil
+}
