@@ -1,0 +1,385 @@
+package graph
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sieve-dev/sieve/normalize"
+)
+
+// owner is the block-level element whose text is being collected.
+type owner struct {
+	node    int
+	typ     string
+	level   int
+	ordered bool
+}
+
+// builder walks the node tree once and emits blocks, links, actions,
+// media, latent entries and gaps in document order. Positions of the
+// non-block items are recorded as the number of blocks emitted before them,
+// so sections can be assigned once the blocks are known.
+type builder struct {
+	t        *tree
+	base     string // final URL, for external-link decisions
+	blocks   []draft
+	links    []posLink
+	actions  []posAction
+	media    []posMedia
+	latent   []posLatent
+	gaps     []Gap
+	labels   map[int]string // form field element → label text
+	labelEls map[int]bool   // label elements that label a field
+
+	buf       strings.Builder
+	bufLinks  int // chars of link text in buf
+	bufOwner  owner
+	bufMedia  []int // media collected while buf was open (index into media)
+	pendLinks []int // links collected while buf was open
+	owners    []owner
+	zones     []zone
+	listDepth int
+	inQuote   int
+	inForm    int
+	inLink    int
+	mainSeen  bool
+}
+
+// draft is a block before ids, sections and roles are final.
+type draft struct {
+	Block
+	node      int
+	zone      zone
+	linkChars int
+}
+
+type posLink struct {
+	Link
+	pos   int
+	block int // index into blocks or -1
+	zone  zone
+}
+
+type posAction struct {
+	Action
+	pos   int
+	block int
+	zone  zone
+}
+
+type posMedia struct {
+	Media
+	pos   int
+	block int
+	zone  zone
+}
+
+type posLatent struct {
+	Latent
+	pos    int
+	parent int
+}
+
+func (b *builder) run() {
+	b.collectLabels()
+	b.owners = []owner{{node: -1, typ: TypeParagraph}}
+	b.zones = []zone{{}}
+	for _, r := range b.t.roots {
+		b.walk(r)
+	}
+	b.flush()
+}
+
+func (b *builder) zone() zone { return b.zones[len(b.zones)-1] }
+
+func (b *builder) owner() owner { return b.owners[len(b.owners)-1] }
+
+func (b *builder) walk(i int) {
+	t := b.t
+	n := &t.nodes[i]
+	if n.Hidden != "" {
+		b.addLatent(i)
+		return
+	}
+	if n.Tag == "#text" {
+		b.write(n.Text)
+		return
+	}
+	z := b.zone().enter(t, i)
+	b.zones = append(b.zones, z)
+	defer func() { b.zones = b.zones[:len(b.zones)-1] }()
+
+	switch n.Tag {
+	case "br":
+		b.buf.WriteByte('\n')
+		return
+	case "a":
+		b.walkLink(i)
+		return
+	case "img", "picture", "video", "audio", "iframe", "embed", "object", "canvas":
+		b.walkMedia(i)
+		return
+	case "input", "select", "textarea", "button":
+		b.walkControl(i)
+		return
+	case "option", "datalist", "svg", "math", "map", "area", "source", "track":
+		return
+	case "label":
+		if b.inForm > 0 && b.labelsField(i) {
+			return
+		}
+	case "pre", "listing", "xmp", "plaintext":
+		b.codeBlock(i)
+		return
+	case "table":
+		if b.dataTable(i) {
+			b.tableBlock(i)
+			return
+		}
+	}
+	if n.Attrs["role"] == "button" {
+		b.walkControl(i)
+		return
+	}
+	if inlineTags[n.Tag] {
+		b.children(i)
+		return
+	}
+	b.walkBlock(i)
+}
+
+func (b *builder) children(i int) {
+	for _, c := range b.t.children[i] {
+		b.walk(c)
+	}
+}
+
+// walkBlock handles a block-level element: it closes the current run,
+// opens its own, walks its children and closes it again.
+func (b *builder) walkBlock(i int) {
+	n := &b.t.nodes[i]
+	b.flush()
+	o := b.ownerFor(i)
+	switch n.Tag {
+	case "ul", "ol", "menu", "dir":
+		b.listDepth++
+		defer func() { b.listDepth-- }()
+	case "blockquote":
+		b.inQuote++
+		defer func() { b.inQuote-- }()
+	case "form":
+		b.inForm++
+		defer func() { b.inForm--; b.formAction(i) }()
+	case "details":
+		defer b.detailsGap(i)
+	}
+	b.owners = append(b.owners, o)
+	b.children(i)
+	b.flush()
+	b.owners = b.owners[:len(b.owners)-1]
+}
+
+// ownerFor decides the block type text directly inside element i gets.
+func (b *builder) ownerFor(i int) owner {
+	n := &b.t.nodes[i]
+	parent := b.owner()
+	o := owner{node: i, typ: TypeParagraph}
+	switch {
+	case n.Level > 0 && (headingTag(n.Tag) || n.Role == "heading"):
+		o.typ, o.level = TypeHeading, n.Level
+	case n.Tag == "li":
+		o.typ, o.level = TypeListItem, max(b.listDepth, 1)
+		o.ordered = b.orderedList(i)
+	case parent.typ == TypeListItem:
+		o = parent
+		o.node = i
+	case b.inQuote > 0:
+		o.typ = TypeQuote
+	}
+	return o
+}
+
+func headingTag(tag string) bool {
+	return len(tag) == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6'
+}
+
+func (b *builder) orderedList(li int) bool {
+	p := b.t.nodes[li].Parent
+	return p >= 0 && b.t.nodes[p].Tag == "ol"
+}
+
+func (b *builder) write(s string) {
+	if b.buf.Len() == 0 {
+		b.bufOwner = b.owner()
+	}
+	b.buf.WriteString(s)
+	if b.inLink > 0 {
+		b.bufLinks += utf8.RuneCountInString(strings.TrimSpace(s))
+	}
+}
+
+// flush turns the open text run into blocks: one per paragraph break.
+func (b *builder) flush() {
+	raw := b.buf.String()
+	o := b.bufOwner
+	linkChars := b.bufLinks
+	b.buf.Reset()
+	b.bufLinks = 0
+	text := cleanInline(raw)
+	links, media := b.pendLinks, b.bufMedia
+	b.pendLinks, b.bufMedia = nil, nil
+	if text == "" {
+		return
+	}
+	parts := []string{text}
+	if o.typ != TypeHeading && strings.Contains(text, "\n\n") {
+		parts = strings.Split(text, "\n\n")
+	}
+	first := len(b.blocks)
+	for _, p := range parts {
+		b.emit(o, p, min(linkChars, utf8.RuneCountInString(p)))
+	}
+	for _, l := range links {
+		b.links[l].block = first
+	}
+	for _, m := range media {
+		if b.media[m].block < 0 {
+			b.media[m].block = first
+		}
+	}
+}
+
+func (b *builder) emit(o owner, text string, linkChars int) int {
+	d := draft{node: o.node, zone: b.zone(), linkChars: linkChars}
+	if o.node >= 0 {
+		d.zone = b.zoneAt(o.node)
+	}
+	d.Type, d.Level, d.Text, d.Ordered = o.typ, o.level, text, o.ordered
+	if o.typ != TypeHeading && o.typ != TypeListItem {
+		d.Level = 0
+	}
+	if o.node >= 0 {
+		n := &b.t.nodes[o.node]
+		d.Source, d.Path = n.Source, n.Path
+	} else {
+		d.Source = "static"
+	}
+	b.blocks = append(b.blocks, d)
+	return len(b.blocks) - 1
+}
+
+// zoneAt returns the zone of the owner element: the zone stack entry that
+// was pushed when it was entered. Owners are always on the stack while
+// their text is flushed, except for the root owner.
+func (b *builder) zoneAt(node int) zone {
+	for k := len(b.zones) - 1; k >= 0; k-- {
+		if b.zones[k].node == node {
+			return b.zones[k]
+		}
+	}
+	return b.zone()
+}
+
+func (b *builder) walkLink(i int) {
+	n := &b.t.nodes[i]
+	href := n.Attrs["href"]
+	start := b.buf.Len()
+	b.inLink++
+	b.children(i)
+	b.inLink--
+	if href == "" || strings.HasPrefix(strings.ToLower(href), "javascript:") {
+		return
+	}
+	text := cleanInline(b.buf.String()[min(start, b.buf.Len()):])
+	if text == "" {
+		text = firstNonEmpty(n.Attrs["aria-label"], n.Attrs["title"], b.imgAlt(i))
+	}
+	l := posLink{pos: len(b.blocks), block: -1, zone: b.zone()}
+	l.Text, l.Href, l.Rel = text, href, n.Attrs["rel"]
+	l.External = external(b.base, href)
+	b.links = append(b.links, l)
+	if b.buf.Len() > 0 {
+		b.pendLinks = append(b.pendLinks, len(b.links)-1)
+	}
+}
+
+func (b *builder) imgAlt(i int) string {
+	for _, c := range b.t.children[i] {
+		if b.t.nodes[c].Tag == "img" {
+			return b.t.nodes[c].Attrs["alt"]
+		}
+	}
+	return ""
+}
+
+// addLatent records the text under a hidden element as one latent entry.
+func (b *builder) addLatent(i int) {
+	n := &b.t.nodes[i]
+	text := b.t.rawText(i)
+	if n.Tag == "#text" {
+		text = strings.TrimSpace(n.Text)
+	}
+	if text == "" {
+		return
+	}
+	parent := n.Parent
+	if k := len(b.latent) - 1; k >= 0 {
+		last := &b.latent[k]
+		if last.parent == parent && last.Reason == n.Hidden && last.pos == len(b.blocks) && b.buf.Len() == 0 {
+			last.Text += "\n" + text
+			return
+		}
+	}
+	l := posLatent{pos: len(b.blocks), parent: parent}
+	l.Trust, l.Text, l.Reason, l.Rule = TrustMarker, text, n.Hidden, n.HiddenRule
+	l.Path = n.Path
+	if l.Path == "" && parent >= 0 {
+		l.Path = b.t.nodes[parent].Path
+	}
+	b.latent = append(b.latent, l)
+}
+
+func (b *builder) detailsGap(i int) {
+	if b.t.attr(i, "open") != "" || !b.hasHiddenChild(i) {
+		return
+	}
+	label := ""
+	for _, c := range b.t.children[i] {
+		if b.t.nodes[c].Tag == "summary" {
+			label = b.t.textOf(c)
+			break
+		}
+	}
+	if label == "" {
+		label = "details"
+	}
+	b.gaps = append(b.gaps, Gap{Label: label, Kind: "collapsed_panel",
+		Reason: "closed <details> panel: a static read does not open it; its text is quarantined in latent[]"})
+}
+
+func (b *builder) hasHiddenChild(i int) bool {
+	for _, c := range b.t.children[i] {
+		if b.t.nodes[c].Hidden == normalize.HiddenDetails {
+			return true
+		}
+	}
+	return false
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s = strings.TrimSpace(s); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func atoiDefault(s string, d int) int {
+	v, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return d
+	}
+	return v
+}

@@ -1,0 +1,523 @@
+package graph
+
+import (
+	"fmt"
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/language"
+
+	"github.com/sieve-dev/sieve/internal/record"
+	"github.com/sieve-dev/sieve/internal/version"
+	"github.com/sieve-dev/sieve/normalize"
+)
+
+// Build makes the content graph of one normalized page. It is a pure
+// function of its input: the same record gives the same graph.
+func Build(rec *normalize.Record) *Record {
+	t := newTree(rec.Nodes)
+	b := &builder{t: t, base: rec.FinalURL}
+	b.run()
+	visible, inMain := visibleText(t)
+	share := 0.0
+	if total := runes(visible); total > 0 {
+		share = float64(inMain) / float64(total)
+	}
+	b.classify(share)
+
+	g := &Record{
+		Record:        record.KindGraph,
+		SchemaVersion: record.SchemaVersion,
+		URL:           rec.URL,
+		FinalURL:      rec.FinalURL,
+		Title:         pageTitle(rec, b.blocks),
+		Lang:          pageLang(rec.Doc.Lang),
+		DistilledAt:   rec.Capture.Timing.StartedAt,
+		Gaps:          []Gap{},
+		Structured:    map[string]any{},
+	}
+	g.Blocks = finishBlocks(b.blocks)
+	g.Sections = assignSections(g.Blocks)
+	if g.Sections == nil {
+		g.Sections = []Section{}
+	}
+	g.Links, g.Actions, g.MediaAll, g.Latent = b.finishRefs(g.Blocks)
+	g.ContentHash = ContentHash(g.Blocks)
+	g.Summary = summary(rec, g.Blocks)
+
+	var notes []string
+	var ldNotes []string
+	g.Structured, g.FAQ, ldNotes = structuredData(rec.Doc.JSONLD)
+	g.Gaps = append(g.Gaps, b.gaps...)
+	sig := &signals{rec: rec, visibleText: visible, visibleChars: runes(visible),
+		contentChars: contentChars(g.Blocks), passwords: countPasswords(t), forms: countForms(g.Actions),
+		mountEmpty: emptyMount(t)}
+	var outcomeNotes []string
+	g.Outcome, outcomeNotes = decideOutcome(sig)
+	if g.Outcome.Status == StatusChallenge && containsEntry(g.Outcome.Evidence) {
+		g.Gaps = append(g.Gaps, Gap{Label: rec.Doc.Title, Kind: "entry_screen", Reason: "an entry screen answered instead of the page; a static read cannot pass it"})
+	}
+	if rec.Capture.Truncated {
+		g.Gaps = append(g.Gaps, Gap{Label: "end of document", Kind: "truncated",
+			Reason: fmt.Sprintf("the body was cut at the size cap after %d bytes", rec.Capture.BodyBytes)})
+		notes = append(notes, "the served document was truncated at the capture size cap")
+	}
+	notes = append(notes, outcomeNotes...)
+	notes = append(notes, ldNotes...)
+	g.Counts, g.Stats = counts(g, rec, t)
+	g.Audit = audit(g, rec, t, visible, notes)
+	g.Provenance = provenance(rec)
+	g.Guidance = guidance(g)
+	return g
+}
+
+// finishBlocks numbers the blocks and copies the decided roles out.
+func finishBlocks(ds []draft) []Block {
+	out := make([]Block, len(ds))
+	for i := range ds {
+		bl := ds[i].Block
+		bl.ID = blockID("b_", i)
+		out[i] = bl
+	}
+	return out
+}
+
+func blockID(prefix string, i int) string {
+	s := strconv.Itoa(i)
+	for len(s) < 3 {
+		s = "0" + s
+	}
+	return prefix + s
+}
+
+// finishRefs gives links, actions, media and latent entries their ids,
+// sections, blocks and roles.
+func (b *builder) finishRefs(blocks []Block) ([]Link, []Action, []Media, []Latent) {
+	role := func(block int, z zone, pos int) string {
+		if block >= 0 && block < len(blocks) {
+			return blocks[block].Role
+		}
+		if z.chrome != "" {
+			return "chrome"
+		}
+		return "content"
+	}
+	blockRef := func(block int) string {
+		if block >= 0 && block < len(blocks) {
+			return blocks[block].ID
+		}
+		return ""
+	}
+	links := make([]Link, 0, len(b.links))
+	for _, l := range b.links {
+		x := l.Link
+		x.SectionID, x.BlockID, x.Role = sectionAt(blocks, l.pos), blockRef(l.block), role(l.block, l.zone, l.pos)
+		links = append(links, x)
+	}
+	actions := make([]Action, 0, len(b.actions))
+	for i, a := range b.actions {
+		x := a.Action
+		x.ID = blockID("a_", i)
+		x.SectionID, x.BlockID, x.Role = sectionAt(blocks, a.pos), blockRef(a.block), role(a.block, a.zone, a.pos)
+		actions = append(actions, x)
+	}
+	media := make([]Media, 0, len(b.media))
+	for i, m := range b.media {
+		x := m.Media
+		x.ID = blockID("m_", i)
+		x.SectionID, x.BlockID, x.Role = sectionAt(blocks, m.pos), blockRef(m.block), role(m.block, m.zone, m.pos)
+		media = append(media, x)
+	}
+	for i := range blocks {
+		if blocks[i].Type == TypeMedia {
+			for j := range media {
+				if media[j].BlockID == blocks[i].ID {
+					blocks[i].MediaID = media[j].ID
+					break
+				}
+			}
+		}
+	}
+	latent := make([]Latent, 0, len(b.latent))
+	for i, l := range b.latent {
+		x := l.Latent
+		x.ID = blockID("l_", i)
+		x.SectionID = sectionAt(blocks, l.pos)
+		latent = append(latent, x)
+	}
+	return links, actions, media, latent
+}
+
+// visibleText joins all visible text of the page in document order and
+// counts how much of it lies inside <main>.
+func visibleText(t *tree) (string, int) {
+	var sb strings.Builder
+	inMain := 0
+	var walk func(i int, main bool)
+	walk = func(i int, main bool) {
+		n := &t.nodes[i]
+		if t.hidden(i) {
+			return
+		}
+		if n.Tag == "#text" {
+			sb.WriteString(n.Text)
+			if main {
+				inMain += utf8.RuneCountInString(strings.TrimSpace(n.Text))
+			}
+			return
+		}
+		if n.Tag == "select" || n.Tag == "option" || n.Tag == "textarea" {
+			return
+		}
+		main = main || n.Tag == "main" || n.Role == "main"
+		block := !inlineTags[n.Tag]
+		if block {
+			sb.WriteByte(' ')
+		}
+		for _, c := range t.children[i] {
+			walk(c, main)
+		}
+		if block {
+			sb.WriteByte(' ')
+		}
+	}
+	for _, r := range t.roots {
+		walk(r, false)
+	}
+	return cleanInline(sb.String()), inMain
+}
+
+func pageTitle(rec *normalize.Record, blocks []draft) string {
+	if rec.Doc.Title != "" {
+		return strings.TrimSpace(rec.Doc.Title)
+	}
+	for _, b := range blocks {
+		if b.Type == TypeHeading {
+			return b.Text
+		}
+	}
+	return ""
+}
+
+func pageLang(s string) string {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "_", "-"))
+	if s == "" {
+		return ""
+	}
+	tag, err := language.Parse(s)
+	if err != nil {
+		return ""
+	}
+	return tag.String()
+}
+
+// summary is one or two sentences taken from the page: its meta
+// description when it has one, else the first substantial content
+// paragraph.
+func summary(rec *normalize.Record, blocks []Block) string {
+	for _, k := range []string{"description", "og:description", "twitter:description"} {
+		if d := strings.TrimSpace(rec.Doc.Meta[k]); d != "" {
+			return sentences(d, 2)
+		}
+	}
+	for _, b := range blocks {
+		if b.Role == "content" && b.Type == TypeParagraph && runes(b.Text) >= 40 {
+			return sentences(b.Text, 2)
+		}
+	}
+	return ""
+}
+
+// sentences returns the first n sentences of s, at most 400 bytes.
+func sentences(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	end := 0
+	for i := 0; i < n; i++ {
+		k := sentenceEnd(s[end:])
+		if k < 0 {
+			end = len(s)
+			break
+		}
+		end += k
+	}
+	s = strings.TrimSpace(s[:end])
+	if len(s) > 400 {
+		s = excerpt(s, 397)
+		if i := strings.LastIndexByte(s, ' '); i > 200 {
+			s = s[:i]
+		}
+		s += "…"
+	}
+	return s
+}
+
+func sentenceEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '.', '!', '?':
+			if i+1 == len(s) || s[i+1] == ' ' {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}
+
+func contentChars(blocks []Block) int {
+	n := 0
+	for _, b := range blocks {
+		if b.Role == "content" && b.Type != TypeForm {
+			n += runes(b.Text)
+		}
+	}
+	return n
+}
+
+func countPasswords(t *tree) int {
+	n := 0
+	for i := range t.nodes {
+		if t.nodes[i].Tag == "input" && strings.EqualFold(t.nodes[i].Attrs["type"], "password") && !t.hidden(i) {
+			n++
+		}
+	}
+	return n
+}
+
+func countForms(actions []Action) int {
+	n := 0
+	for _, a := range actions {
+		if a.Kind == "form" {
+			n++
+		}
+	}
+	return n
+}
+
+// mountIDs are the ids single-page-application frameworks mount into.
+var mountIDs = map[string]bool{"root": true, "app": true, "__next": true, "__nuxt": true, "___gatsby": true, "svelte": true, "main-app": true, "app-root": true}
+
+// emptyMount describes the first application mount point with no visible
+// text under it, or "".
+func emptyMount(t *tree) string {
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		if n.Tag == "#text" || t.hidden(i) {
+			continue
+		}
+		desc := ""
+		switch {
+		case mountIDs[n.Attrs["id"]]:
+			desc = fmt.Sprintf("<%s id=%q>", n.Tag, n.Attrs["id"])
+		case n.Tag == "app-root":
+			desc = "<app-root>"
+		}
+		if desc != "" && t.textOf(i) == "" {
+			return desc
+		}
+	}
+	return ""
+}
+
+func containsEntry(evidence []string) bool {
+	for _, e := range evidence {
+		if strings.HasPrefix(e, "entry screen") {
+			return true
+		}
+	}
+	return false
+}
+
+func runes(s string) int { return utf8.RuneCountInString(s) }
+
+// tokens estimates tokens at four characters each (ARTIFACT.md).
+func tokens(chars int) int { return (chars + 3) / 4 }
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func counts(g *Record, rec *normalize.Record, t *tree) (Counts, Stats) {
+	var c Counts
+	var s Stats
+	all, content := 0, 0
+	var contentBytes int64
+	for i, b := range g.Blocks {
+		all += runes(b.Text)
+		if b.Role == "content" {
+			s.ContentBlocks++
+			content += runes(b.Text)
+			if i > 0 && contentBytes > 0 {
+				contentBytes += 2
+			}
+			contentBytes += int64(len(b.Text))
+		} else {
+			s.ChromeBlocks++
+		}
+	}
+	latentChars := 0
+	for _, l := range g.Latent {
+		latentChars += runes(l.Text)
+	}
+	c.Blocks, c.Actions, c.Forms = len(g.Blocks), len(g.Actions), countForms(g.Actions)
+	c.Links, c.Media, c.Latent = len(g.Links), len(g.MediaAll), len(g.Latent)
+	c.EstTotalTokens = tokens(all)
+	s.OriginalBytes = rec.Capture.BodyBytes
+	s.ArtifactBytes = contentBytes
+	s.OriginalTokens = tokens(int(rec.Capture.BodyBytes))
+	s.ArtifactTokens = tokens(content)
+	s.LatentTokens = tokens(latentChars)
+	s.RawNodes = len(rec.Nodes)
+	s.LatentBlocks = len(g.Latent)
+	s.DroppedNodes = droppedNodes(t)
+	return c, s
+}
+
+// droppedNodes counts text nodes whose text reached no block and no latent
+// entry: white space between elements, and the text of form controls.
+func droppedNodes(t *tree) int {
+	n := 0
+	for i := range t.nodes {
+		nd := &t.nodes[i]
+		if nd.Tag != "#text" {
+			continue
+		}
+		if strings.TrimSpace(nd.Text) == "" {
+			n++
+			continue
+		}
+		if p := nd.Parent; p >= 0 && !t.hidden(i) {
+			switch t.nodes[p].Tag {
+			case "option", "textarea", "select", "button":
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func audit(g *Record, rec *normalize.Record, t *tree, visible string, notes []string) Audit {
+	a := Audit{Dropped: []Dropped{}, Notes: []string{}}
+	inBlocks := 0
+	for _, b := range g.Blocks {
+		if b.Type != TypeForm && b.Type != TypeMedia {
+			inBlocks += runes(strings.Join(strings.Fields(b.Text), ""))
+		}
+	}
+	vis := runes(strings.Join(strings.Fields(visible), ""))
+	a.GraphRetention = 1
+	if vis > 0 {
+		a.GraphRetention = round(math.Min(1, float64(inBlocks)/float64(vis)), 3)
+	}
+	a.HeadingConfidence = headingConfidence(g.Blocks)
+	ws, ctl := 0, 0
+	for i := range t.nodes {
+		nd := &t.nodes[i]
+		if nd.Tag != "#text" {
+			continue
+		}
+		if strings.TrimSpace(nd.Text) == "" {
+			ws++
+		} else if p := nd.Parent; p >= 0 && !t.hidden(i) {
+			switch t.nodes[p].Tag {
+			case "option", "textarea", "select", "button":
+				ctl++
+			}
+		}
+	}
+	if ws > 0 {
+		a.Dropped = append(a.Dropped, Dropped{Reason: "whitespace_only_text", Nodes: ws})
+	}
+	if ctl > 0 {
+		a.Dropped = append(a.Dropped, Dropped{Reason: "form_control_text", Nodes: ctl})
+	}
+	if rec.Capture.Tier == "static" || rec.Capture.Tier == "" {
+		a.Notes = append(a.Notes,
+			"static tier: the served HTML was read without a browser; no boxes, so order_confidence is unknown (null)",
+			"static tier: no scroll sweep, so reached_bottom is unknown (null)")
+	}
+	if len(rec.Doc.JSONLD) > 0 || len(g.FAQ) > 0 {
+		a.Notes = append(a.Notes, "structured data: only whitelisted schema.org JSON-LD facts are kept; microdata is not read")
+	}
+	a.Notes = append(a.Notes, notes...)
+	return a
+}
+
+// headingConfidence scores how well the headings outline the page: 1 for a
+// single h1 followed by levels that never skip; less for no headings, no
+// h1, several h1s or skipped levels. Only content headings count.
+func headingConfidence(blocks []Block) float64 {
+	var levels []int
+	for _, b := range blocks {
+		if b.Type == TypeHeading && b.Role == "content" {
+			levels = append(levels, b.Level)
+		}
+	}
+	if len(levels) == 0 {
+		return 0.5
+	}
+	score := 1.0
+	h1 := 0
+	prev := 0
+	for _, l := range levels {
+		if l == 1 {
+			h1++
+		}
+		if prev > 0 && l > prev+1 {
+			score -= 0.1
+		}
+		prev = l
+	}
+	switch {
+	case h1 == 0:
+		score -= 0.25
+	case h1 > 1:
+		score -= 0.15
+	}
+	if levels[0] != 1 && h1 > 0 {
+		score -= 0.1
+	}
+	return round(math.Max(0, score), 2)
+}
+
+func round(f float64, places int) float64 {
+	p := math.Pow(10, float64(places))
+	return math.Round(f*p) / p
+}
+
+func provenance(rec *normalize.Record) Provenance {
+	p := Provenance{
+		Tier:              rec.Capture.Tier,
+		NormalizerVersion: rec.NormalizerVersion,
+		Trace:             rec.Capture.Trace,
+	}
+	if p.Tier == "" {
+		p.Tier = "static"
+	}
+	p.TierReason = "static tier: the served document was read without a browser"
+	libs := append([]version.Library{}, rec.Capture.Trace.Libraries...)
+	libs = append(libs, version.Of("golang.org/x/net", "github.com/andybalholm/cascadia", "github.com/aymerick/douceur", "golang.org/x/text", "github.com/tidwall/gjson")...)
+	libs = append(libs, version.Codec())
+	seen := map[string]bool{}
+	for _, l := range libs {
+		if !seen[l.Name] {
+			seen[l.Name] = true
+			p.Libraries = append(p.Libraries, l)
+		}
+	}
+	return p
+}
+
+// external reports whether href leaves the page's site (host differs,
+// ignoring a leading "www.").
+func external(base, href string) bool {
+	u, err := url.Parse(href)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return true
+	}
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.") != strings.TrimPrefix(strings.ToLower(b.Hostname()), "www.")
+}

@@ -1,0 +1,116 @@
+package graph
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sieve-dev/sieve/capture"
+)
+
+func TestOutcomes(t *testing.T) {
+	long := strings.Repeat("Real prose about the subject of this page. ", 60)
+	cases := []struct {
+		name     string
+		body     string
+		mod      func(*capture.Record)
+		status   string
+		evidence string // substring of one evidence string
+	}{
+		{name: "ok", body: `<main><h1>Fine</h1><p>` + long + `</p></main>`, status: StatusOK},
+		{name: "403", body: `<p>Access denied by policy WEB-31.</p>`, mod: func(c *capture.Record) { c.Status = 403 },
+			status: StatusBlocked, evidence: "HTTP 403"},
+		{name: "500", body: `<p>Oops</p>`, mod: func(c *capture.Record) { c.Status = 500 }, status: StatusBlocked, evidence: "HTTP 500"},
+		{name: "robots", mod: func(c *capture.Record) {
+			c.Status, c.Body = 0, ""
+			c.Robots = &capture.Robots{URL: "http://example.test/robots.txt", Status: 200}
+			c.Error = &capture.Error{Kind: capture.ErrRobots, Message: "disallowed"}
+		}, status: StatusBlocked, evidence: "robots.txt"},
+		{name: "refused", mod: func(c *capture.Record) {
+			c.Status, c.Body = 0, ""
+			c.Error = &capture.Error{Kind: capture.ErrConnect, Message: "connection refused"}
+		}, status: StatusBlocked, evidence: "connection refused"},
+		{name: "429", mod: func(c *capture.Record) {
+			c.Status, c.Body = 429, ""
+			c.Headers["retry-after"] = "120"
+			c.Error = &capture.Error{Kind: capture.ErrRateLimited, Message: "still 429"}
+		}, status: StatusBlocked, evidence: "Retry-After: 120"},
+		{name: "cloudflare 403 challenge", body: `<html><head><title>Just a moment...</title><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/jsch/v1"></script></head><body><p>Checking your browser before accessing example.test.</p></body></html>`,
+			mod: func(c *capture.Record) { c.Status = 403; c.Headers["cf-mitigated"] = "challenge" }, status: StatusChallenge, evidence: "cf-mitigated"},
+		{name: "age gate", body: `<main><h1>Welcome</h1><p>Are you 18 or older?</p><button>Yes</button><button>No</button></main>`,
+			status: StatusChallenge, evidence: "entry screen"},
+		{name: "401", body: `<p>Unauthorized</p>`, mod: func(c *capture.Record) {
+			c.Status = 401
+			c.Headers["www-authenticate"] = `Basic realm="members"`
+		}, status: StatusAuthRequired, evidence: "HTTP 401"},
+		{name: "login redirect", body: `<h1>Sign in</h1><form><input name="email"><input type="password" name="pw"><button>Sign in</button></form>`,
+			mod: func(c *capture.Record) {
+				c.URL = "http://example.test/account"
+				c.FinalURL = "http://example.test/login?next=/account"
+				c.Redirects = []capture.Redirect{{URL: "http://example.test/account", Status: 302}}
+			}, status: StatusAuthRequired, evidence: "login page"},
+		{name: "spa shell", body: `<html><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript><script src="/app.js"></script></body></html>`,
+			status: StatusSPAShell, evidence: `<div id="root">`},
+		{name: "empty", body: `<html><body></body></html>`, status: StatusEmptyAfterRender, evidence: "no visible text"},
+		{name: "captcha widget on a real page stays ok", body: `<main><h1>Contact</h1><p>` + long + `</p><form><input name="q"><script src="https://www.google.com/recaptcha/api.js"></script><button>Send</button></form></main>`,
+			status: StatusOK},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := captureOf(tc.body)
+			if tc.mod != nil {
+				tc.mod(c)
+			}
+			g := build(t, c)
+			o := g.Outcome
+			if o.Status != tc.status {
+				t.Fatalf("status %s, want %s; evidence %q", o.Status, tc.status, o.Evidence)
+			}
+			if o.HTTPStatus != c.Status {
+				t.Errorf("http_status %d, want %d", o.HTTPStatus, c.Status)
+			}
+			if tc.status == StatusOK {
+				if len(o.Evidence) != 0 {
+					t.Errorf("ok with evidence %q", o.Evidence)
+				}
+				return
+			}
+			if len(o.Evidence) == 0 {
+				t.Fatal("non-ok outcome with no evidence")
+			}
+			if !strings.Contains(strings.Join(o.Evidence, "\n"), tc.evidence) {
+				t.Errorf("evidence %q lacks %q", o.Evidence, tc.evidence)
+			}
+			if len(o.BodyExcerpt) > 400 {
+				t.Errorf("body_excerpt is %d bytes", len(o.BodyExcerpt))
+			}
+			if g.Guidance == "" {
+				t.Error("no guidance")
+			}
+		})
+	}
+}
+
+func TestBodyExcerptCapped(t *testing.T) {
+	c := captureOf(`<p>` + strings.Repeat("é", 1000) + `</p>`)
+	c.Status = 403
+	g := build(t, c)
+	if n := len(g.Outcome.BodyExcerpt); n == 0 || n > 400 {
+		t.Fatalf("body_excerpt %d bytes", n)
+	}
+	if !strings.HasPrefix(g.Outcome.BodyExcerpt, "éé") || strings.ContainsRune(g.Outcome.BodyExcerpt, '\uFFFD') {
+		t.Error("excerpt cut inside a rune")
+	}
+}
+
+func TestPrecedenceNotes(t *testing.T) {
+	// A 403 that is also a challenge reports challenge, and notes the 403.
+	c := captureOf(`<title>Just a moment...</title><p>Checking your browser</p>`)
+	c.Status = 403
+	g := build(t, c)
+	if g.Outcome.Status != StatusChallenge {
+		t.Fatalf("status %s", g.Outcome.Status)
+	}
+	if !strings.Contains(strings.Join(g.Audit.Notes, "\n"), "also observed (blocked)") {
+		t.Errorf("notes %q", g.Audit.Notes)
+	}
+}

@@ -1,0 +1,66 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/internal/codec"
+	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/internal/record"
+	"github.com/sieve-dev/sieve/normalize"
+)
+
+// inputKeys are the normalized record's own fields; anything else on the
+// input line is a user's and passes through.
+var inputKeys = record.Keys(jsonKeys(reflect.TypeOf(normalize.Record{}))...)
+
+// jsonKeys lists the JSON field names of a struct type.
+func jsonKeys(t reflect.Type) []string {
+	var keys []string
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			keys = append(keys, name)
+		}
+	}
+	return keys
+}
+
+// Transform turns one normalized record line into one graph record line.
+func Transform(_ context.Context, line []byte) ([]byte, error) {
+	var rec normalize.Record
+	if err := codec.Unmarshal(line, &rec); err != nil {
+		return nil, fmt.Errorf("decoding normalized record: %w", err)
+	}
+	out, err := codec.Marshal(Build(&rec))
+	if err != nil {
+		return nil, fmt.Errorf("encoding graph record: %w", err)
+	}
+	return record.Passthrough(out, line, inputKeys), nil
+}
+
+// Stage is the graph filter.
+func Stage() jsonl.Stage {
+	return jsonl.Stage{Name: "graph", Accept: []string{record.KindNormalized}, Transform: Transform}
+}
+
+// Command is sieve-graph.
+func Command() *cli.Command {
+	return &cli.Command{
+		Name:      "graph",
+		Usage:     "build the content graph of normalized pages (JSONL in, JSONL out)",
+		UsageText: "sieve-capture < urls.txt | sieve-normalize | sieve-graph | sieve-render --out artifacts",
+		Description: "Reads \"normalized\" records on stdin and writes one \"graph\" record per line: " +
+			"content.json plus a \"record\" key. Other record kinds pass through unchanged; a malformed " +
+			"line becomes an error record and the command exits 1 at the end.",
+		Action: func(c *cli.Context) error {
+			_, err := jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), Stage())
+			return err
+		},
+	}
+}
