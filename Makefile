@@ -1,0 +1,54 @@
+# sieve — make demo runs the static read on the bundled sample site;
+# make test runs every test. Both work on a fresh Debian machine with Go.
+
+SHELL := /bin/bash
+GO    ?= go
+BIN   := $(CURDIR)/bin
+CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-sample
+# Packages whose code runs concurrently: their tests also run under -race.
+RACE_PKGS := ./internal/jsonl/... ./capture/... ./render/...
+
+.PHONY: all build demo test check-go deps lint unit race e2e bench bench-go bench-stream clean
+
+all: build
+
+check-go:
+	@command -v $(GO) >/dev/null 2>&1 || { echo "sieve needs Go 1.26 or newer: install it from your distribution or go.dev and put 'go' on PATH" >&2; exit 1; }
+
+# deps installs what the tests need that Go does not bring: GNU parallel for
+# the batch recipe in pipelines/. As root it uses apt-get; otherwise it says
+# how.
+deps:
+	@scripts/ensure-tools.sh parallel
+
+build: check-go
+	@mkdir -p $(BIN)
+	$(GO) build -o $(BIN)/ $(addprefix ./cmd/,$(CMDS))
+
+demo: build
+	@scripts/ensure-tools.sh jq
+	@scripts/demo.sh
+
+test: check-go deps lint unit race
+
+lint:
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+unit:
+	$(GO) test -count=1 ./...
+
+race:
+	$(GO) test -count=1 -race $(RACE_PKGS)
+
+bench: build bench-go bench-stream
+
+bench-go:
+	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./normalize ./graph ./render ./internal/bench
+
+bench-stream: build
+	@scripts/bench-stream.sh
+
+clean:
+	rm -rf $(BIN) artifacts .bench

@@ -1,0 +1,14 @@
+#!/bin/sh
+# A batch run with GNU parallel: the target list on stdin is cut into blocks
+# of $N lines, each block runs through its own four-stage pipe, $JOBS pipes
+# at once, and --keep-order keeps the output lines in input order. Flags for
+# sieve-capture go in $CAPTURE_ARGS. Add --sshlogin to the parallel line to
+# spread the blocks over hosts that have the sieve binaries on their PATH.
+#
+#   JOBS=4 N=50 CAPTURE_ARGS=--ignore-robots pipelines/parallel.sh < urls.txt > artifacts.jsonl
+set -eu
+OUT=${OUT:-artifacts}
+JOBS=${JOBS:-4}
+N=${N:-50}
+parallel --will-cite --pipe --keep-order -N "$N" -j "$JOBS" \
+  "sieve-capture ${CAPTURE_ARGS:-} | sieve-normalize | sieve-graph | sieve-render --out '$OUT'"

@@ -1,0 +1,14 @@
+#!/bin/sh
+# A batch run with xargs -P: $N targets per pipe, $JOBS pipes at once. Each
+# pipe's lines stay in order, but pipes interleave: join on "url" when the
+# order matters. Flags for sieve-capture go in $CAPTURE_ARGS.
+#
+#   JOBS=4 N=20 pipelines/xargs.sh < urls.txt > artifacts.jsonl
+set -eu
+OUT=${OUT:-artifacts}
+JOBS=${JOBS:-4}
+N=${N:-20}
+export OUT CAPTURE_ARGS="${CAPTURE_ARGS:-}"
+xargs -P "$JOBS" -n "$N" sh -c '
+  printf "%s\n" "$@" | sieve-capture $CAPTURE_ARGS | sieve-normalize | sieve-graph | sieve-render --out "$OUT"
+' sh

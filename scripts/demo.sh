@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# demo.sh — serve the bundled sample site on 127.0.0.1, distill every page
+# of it into ./artifacts, and say where to look. Run through `make demo`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-$PWD/bin}
+OUT=${OUT:-$PWD/artifacts}
+tmp=$(mktemp -d)
+trap 'kill "$server" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+
+"$BIN/sieve-sample" --urls "$tmp/urls.txt" >"$tmp/server.log" 2>&1 &
+server=$!
+for _ in $(seq 100); do [ -s "$tmp/urls.txt" ] && break; sleep 0.05; done
+[ -s "$tmp/urls.txt" ] || { echo "the sample site did not start:"; cat "$tmp/server.log"; exit 1; }
+head -n1 "$tmp/server.log"
+
+# The sample site lives on loopback, which sieve refuses unless told.
+"$BIN/sieve" distill --allow-private --out "$OUT" <"$tmp/urls.txt" >"$tmp/artifacts.jsonl" || true
+
+echo
+printf '%-16s %-20s %s\n' OUTCOME URL ARTIFACT
+while IFS= read -r line; do
+  jq -r '[.outcome // ("error: " + .error), (.url | sub("^https?://[^/]+"; "")), (.dir // "-")] | @tsv' <<<"$line" |
+    awk -F'\t' '{ printf "%-16s %-20s %s\n", $1, $2, $3 }'
+done <"$tmp/artifacts.jsonl"
+echo
+echo "Artifacts are in $OUT: open any index.md (what an agent reads), index.html (for a person),"
+echo "manifest.json (outcome first) or content.json (the whole graph, latent[] included)."
