@@ -130,7 +130,7 @@ func page(ts, asset, ws string) string {
 func TestContentHashStableAndSensitive(t *testing.T) {
 	a := buildHTML(t, page("10:00:00", "v1", "   "))
 	same := []*Record{
-		buildHTML(t, page("11:42:17", "v1", "   ")),       // timestamps
+		buildHTML(t, page("11:42:17", "v1", "   ")),        // timestamps
 		buildHTML(t, page("10:00:00", "v2-abcdef", "   ")), // asset URLs
 		buildHTML(t, page("10:00:00", "v1", "\n\t ")),      // whitespace
 	}
