@@ -1,0 +1,14 @@
+// Command sieve-normalize is the normalize stage as a Unix filter; see
+// package normalize.
+package main
+
+import (
+	"os"
+
+	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/normalize"
+)
+
+func main() {
+	os.Exit(cliutil.Main(cliutil.App("sieve-normalize", normalize.Command(), cliutil.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}), os.Args))
+}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/urfave/cli/v2"
+
+	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/internal/sample"
+	"github.com/sieve-dev/sieve/internal/sieve"
+	"github.com/sieve-dev/sieve/normalize"
+	"github.com/sieve-dev/sieve/render"
+	"github.com/sieve-dev/sieve/schemas"
+)
+
+// The scripts in testdata/script run the real commands as users do: each
+// command below becomes a program on the script's PATH, so pipes through
+// `exec sh -c` work too.
+func TestMain(m *testing.M) {
+	prog := func(name string, cmd func() *cli.Command) func() int {
+		return func() int {
+			return cliutil.Main(cliutil.App(name, cmd(), cliutil.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}), os.Args)
+		}
+	}
+	os.Exit(testscript.RunMain(m, map[string]func() int{
+		"sieve":           prog("sieve", sieve.Command),
+		"sieve-capture":   prog("sieve-capture", capture.Command),
+		"sieve-normalize": prog("sieve-normalize", normalize.Command),
+		"sieve-graph":     prog("sieve-graph", graph.Command),
+		"sieve-render":    prog("sieve-render", render.Command),
+	}))
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:   "testdata/script",
+		Setup: setup,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"validate":  validateCmd,
+			"lines":     linesCmd,
+			"samejson":  sameJSONCmd,
+			"jsonfield": jsonFieldCmd,
+			"artifacts": artifactsCmd,
+			"siteurls":  siteURLsCmd,
+		},
+	})
+}
+
+// setup serves the sample site for the script ($SITE) and names a port
+// nothing listens on ($DEAD).
+func setup(env *testscript.Env) error {
+	base, stop, err := sample.Serve("127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	env.Defer(stop)
+	env.Setenv("SITE", base)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	dead := "http://" + l.Addr().String() + "/"
+	l.Close()
+	env.Setenv("DEAD", dead)
+	return nil
+}
+
+// validate FILE... — every line of each JSONL file validates against the
+// schema of its record kind; a .json file named manifest.json or
+// content.json validates against its schema.
+func validateCmd(ts *testscript.TestScript, neg bool, args []string) {
+	for _, a := range args {
+		data := ts.ReadFile(a)
+		var err error
+		switch filepath.Base(a) {
+		case "manifest.json":
+			err = schemas.Validate("manifest", []byte(data))
+		case "content.json":
+			err = schemas.Validate("content", []byte(data))
+		default:
+			sc := bufio.NewScanner(strings.NewReader(data))
+			sc.Buffer(nil, 64<<20)
+			for n := 1; sc.Scan() && err == nil; n++ {
+				if !sieveKinds[gjsonGet(sc.Text(), "record")] {
+					continue // someone else's record passing through
+				}
+				if e := schemas.ValidateRecord(sc.Bytes()); e != nil {
+					err = fmt.Errorf("line %d: %w", n, e)
+				}
+			}
+		}
+		if (err != nil) != neg {
+			ts.Fatalf("validate %s: %v", a, err)
+		}
+	}
+}
+
+var sieveKinds = map[string]bool{"capture": true, "normalized": true, "graph": true, "artifact": true, "error": true}
+
+// lines FILE N — FILE has exactly N lines.
+func linesCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: lines FILE N")
+	}
+	want, _ := strconv.Atoi(args[1])
+	got := strings.Count(ts.ReadFile(args[0]), "\n")
+	if (got == want) == neg {
+		ts.Fatalf("%s has %d lines, want %d", args[0], got, want)
+	}
+}
+
+var volatile = regexp.MustCompile(`"(distilled_at|started_at|duration_ms)": ?("[^"]*"|[0-9]+)`)
+
+// samejson A B — the files are byte-identical once the documented volatile
+// fields (distilled_at, timing) are masked.
+func sameJSONCmd(ts *testscript.TestScript, neg bool, args []string) {
+	a := volatile.ReplaceAllString(ts.ReadFile(args[0]), `"$1":_`)
+	b := volatile.ReplaceAllString(ts.ReadFile(args[1]), `"$1":_`)
+	if (a == b) == neg {
+		ts.Fatalf("%s and %s differ beyond volatile fields", args[0], args[1])
+	}
+}
+
+// jsonfield FILE LINE PATH WANT — the gjson path on line LINE (1-based) of
+// the JSONL file equals WANT.
+func jsonFieldCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 4 {
+		ts.Fatalf("usage: jsonfield FILE LINE PATH WANT")
+	}
+	n, _ := strconv.Atoi(args[1])
+	lines := strings.Split(ts.ReadFile(args[0]), "\n")
+	if n < 1 || n > len(lines) {
+		ts.Fatalf("%s has no line %d", args[0], n)
+	}
+	got := gjsonGet(lines[n-1], args[2])
+	if (got == args[3]) == neg {
+		ts.Fatalf("%s line %d %s = %q, want %q", args[0], n, args[2], got, args[3])
+	}
+}
+
+// artifacts JSONL — every artifact line names a directory holding the four
+// files, each of which validates; index.md and index.html hold no text of
+// content.json's latent[].
+func artifactsCmd(ts *testscript.TestScript, neg bool, args []string) {
+	for _, line := range strings.Split(strings.TrimSpace(ts.ReadFile(args[0])), "\n") {
+		if gjsonGet(line, "record") != "artifact" {
+			continue
+		}
+		dir := ts.MkAbs(gjsonGet(line, "dir"))
+		for _, f := range []string{"manifest.json", "content.json", "index.md", "index.html"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+				ts.Fatalf("artifact %s: %v", dir, err)
+			}
+		}
+		validateCmd(ts, false, []string{filepath.Join(dir, "manifest.json"), filepath.Join(dir, "content.json")})
+		content := ts.ReadFile(filepath.Join(dir, "content.json"))
+		md := ts.ReadFile(filepath.Join(dir, "index.md"))
+		page := ts.ReadFile(filepath.Join(dir, "index.html"))
+		for _, l := range latentTexts(content) {
+			for _, piece := range strings.Split(l, "\n") {
+				if len(piece) >= 12 && (strings.Contains(md, piece) || strings.Contains(page, piece)) {
+					ts.Fatalf("latent text %q leaked into %s", piece, dir)
+				}
+			}
+		}
+	}
+}
+
+// siteurls FILE PATH... — writes $SITE+PATH lines to FILE.
+func siteURLsCmd(ts *testscript.TestScript, neg bool, args []string) {
+	var b bytes.Buffer
+	for _, p := range args[1:] {
+		b.WriteString(ts.Getenv("SITE") + p + "\n")
+	}
+	if err := os.WriteFile(ts.MkAbs(args[0]), b.Bytes(), 0o644); err != nil {
+		ts.Fatalf("%v", err)
+	}
+}
