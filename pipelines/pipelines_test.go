@@ -1,0 +1,123 @@
+package pipelines
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/sieve-dev/sieve/internal/sample"
+	"github.com/sieve-dev/sieve/schemas"
+)
+
+// bin builds the stage binaries once into a temporary directory.
+func bin(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command("go", "build", "-o", dir+"/", "../cmd/sieve-capture", "../cmd/sieve-normalize", "../cmd/sieve-graph", "../cmd/sieve-render")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir
+}
+
+func targets(t *testing.T, site string) (string, []string) {
+	t.Helper()
+	var urls []string
+	for _, p := range sample.Pages() {
+		urls = append(urls, site+p)
+	}
+	// Repeat the site so a batch spans several blocks and jobs.
+	var lines []string
+	for i := 0; i < 3; i++ {
+		lines = append(lines, urls...)
+	}
+	return strings.Join(lines, "\n") + "\n", lines
+}
+
+// runRecipe runs one script with the binaries on PATH and returns its
+// stdout lines.
+func runRecipe(t *testing.T, bindir, script, input string, env ...string) []string {
+	t.Helper()
+	out := t.TempDir()
+	cmd := exec.Command("sh", script)
+	cmd.Env = append(os.Environ(), "PATH="+bindir+":"+os.Getenv("PATH"), "OUT="+out, "CAPTURE_ARGS=--allow-private")
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Stdin = strings.NewReader(input)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if script == "static.sh" {
+		cmd.Args = append(cmd.Args, "--allow-private")
+	}
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, stderr.String())
+	}
+	var lines []string
+	sc := bufio.NewScanner(&stdout)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if err := schemas.ValidateRecord([]byte(line)); err != nil {
+			t.Errorf("%s: %v", script, err)
+		}
+		if dir := gjson.Get(line, "dir").String(); dir != "" {
+			if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
+				t.Errorf("%s: %v", script, err)
+			}
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+func urlsOf(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, gjson.Get(l, "url").String())
+	}
+	return out
+}
+
+func TestRecipes(t *testing.T) {
+	site, stop, err := sample.Serve("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	bindir := bin(t)
+	input, want := targets(t, site)
+
+	t.Run("static", func(t *testing.T) {
+		got := urlsOf(runRecipe(t, bindir, "static.sh", input))
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("static.sh: output order or count differs from input:\n%q", got)
+		}
+	})
+	t.Run("parallel", func(t *testing.T) {
+		if _, err := exec.LookPath("parallel"); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatal("GNU parallel is not installed (make deps installs it)")
+			}
+			t.Skip("SKIPPING the GNU parallel recipe: GNU parallel is not installed; run `make deps` or apt-get install parallel")
+		}
+		got := urlsOf(runRecipe(t, bindir, "parallel.sh", input, "N=5", "JOBS=3"))
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("parallel.sh --keep-order: output differs from input order:\n%q", got)
+		}
+	})
+	t.Run("xargs", func(t *testing.T) {
+		got := urlsOf(runRecipe(t, bindir, "xargs.sh", input, "N=4", "JOBS=3"))
+		sort.Strings(got)
+		w := append([]string(nil), want...)
+		sort.Strings(w)
+		if strings.Join(got, "\n") != strings.Join(w, "\n") {
+			t.Errorf("xargs.sh: lost or added lines: got %d, want %d", len(got), len(w))
+		}
+	})
+}
