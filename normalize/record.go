@@ -57,7 +57,8 @@ type Node struct {
 	// are hidden too; they do not repeat the reason.
 	Hidden string `json:"hidden,omitempty"`
 	// HiddenRule is the evidence for Hidden: the attribute, declaration or
-	// style-sheet rule that fired ("style: display:none", ".promo{display:none}").
+	// style-sheet rule that fired (`style="display:none"`, `.promo { display: none }`,
+	// `class="sr-only"`, `attribute hidden`).
 	HiddenRule string `json:"hidden_rule,omitempty"`
 	Source     string `json:"source"`        // "static" (served HTML) or "dom" (rendered)
 	Box        *Box   `json:"box,omitempty"` // page coordinates; render tier only

@@ -1,0 +1,150 @@
+package normalize
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/internal/record"
+	"github.com/sieve-dev/sieve/internal/textnorm"
+)
+
+// SourceStatic marks nodes read from the served HTML.
+const SourceStatic = "static"
+
+// bodyKind is how a capture's body is read.
+type bodyKind int
+
+const (
+	bodyNone bodyKind = iota // nothing to read: a failed fetch or an empty body
+	bodyHTML
+	bodyText
+)
+
+// ErrUnsupported is wrapped by the error Normalize returns for a content
+// type it does not read.
+var ErrUnsupported = errors.New("sieve-normalize reads HTML and plain text")
+
+// Normalize turns one capture record into a normalized record. A failed
+// fetch or an empty body gives a valid record with no nodes (the failure is
+// data for the graph); a content type other than HTML or plain text is an
+// error.
+func Normalize(rec *capture.Record) (*Record, error) {
+	out := newRecord(rec)
+	kind, err := kindOf(rec)
+	if err != nil {
+		return nil, err
+	}
+	switch kind {
+	case bodyText:
+		readPlainText(out, rec.Body)
+	case bodyHTML:
+		if err := readHTML(out, rec); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func newRecord(rec *capture.Record) *Record {
+	redirects := rec.Redirects
+	if redirects == nil {
+		redirects = []capture.Redirect{}
+	}
+	headers := rec.Headers
+	if headers == nil {
+		headers = map[string]string{}
+	}
+	return &Record{
+		Record:            record.KindNormalized,
+		SchemaVersion:     record.SchemaVersion,
+		URL:               rec.URL,
+		FinalURL:          rec.FinalURL,
+		NormalizerVersion: textnorm.Version,
+		Capture: CaptureInfo{
+			Tier:        rec.Tier,
+			Status:      rec.Status,
+			Redirects:   redirects,
+			Headers:     headers,
+			ContentType: rec.ContentType,
+			Charset:     rec.Charset,
+			BodyBytes:   rec.BodyBytes,
+			Truncated:   rec.Truncated,
+			BodyOmitted: rec.BodyOmitted,
+			Robots:      rec.Robots,
+			Error:       rec.Error,
+			Timing:      rec.Timing,
+			Trace:       rec.Trace,
+		},
+		Doc:   Doc{Lang: contentLanguage(headers)},
+		Nodes: []Node{},
+	}
+}
+
+// kindOf decides how to read the body from the capture's content type,
+// sniffing the body when the type is missing or generic.
+func kindOf(rec *capture.Record) (bodyKind, error) {
+	if rec.Error != nil {
+		return bodyNone, nil
+	}
+	ct := mediaType(rec.ContentType)
+	if rec.BodyOmitted != "" {
+		return 0, unsupported(ct)
+	}
+	if rec.Body == "" {
+		return bodyNone, nil
+	}
+	switch ct {
+	case "text/html", "application/xhtml+xml":
+		return bodyHTML, nil
+	case "text/plain":
+		return bodyText, nil
+	case "", "application/octet-stream", "binary/octet-stream", "unknown":
+		return sniff(rec.Body, ct)
+	}
+	return 0, unsupported(ct)
+}
+
+func sniff(body, ct string) (bodyKind, error) {
+	head := body
+	if len(head) > 512 {
+		head = head[:512]
+	}
+	switch mediaType(http.DetectContentType([]byte(head))) {
+	case "text/html":
+		return bodyHTML, nil
+	case "text/plain":
+		return bodyText, nil
+	}
+	return 0, unsupported(ct)
+}
+
+func unsupported(ct string) error {
+	if ct == "" {
+		ct = "(none)"
+	}
+	return fmt.Errorf("unsupported content type %s: %w", ct, ErrUnsupported)
+}
+
+// mediaType returns the lower-case media type without parameters.
+func mediaType(ct string) string {
+	ct, _, _ = strings.Cut(ct, ";")
+	return strings.ToLower(strings.TrimSpace(ct))
+}
+
+func contentLanguage(headers map[string]string) string {
+	v, _, _ := strings.Cut(headers["content-language"], ",")
+	return strings.TrimSpace(v)
+}
+
+// readPlainText gives a text/plain body the shape of one <pre>.
+func readPlainText(out *Record, body string) {
+	out.Nodes = append(out.Nodes,
+		Node{ID: 0, Parent: -1, Tag: "pre", Path: "pre", Source: SourceStatic},
+		Node{ID: 1, Parent: 0, Tag: textTag, Text: textnorm.Pre(body), Pre: true, Source: SourceStatic},
+	)
+	out.Stats.Elements = 1
+	out.Stats.TextNodes = 1
+}

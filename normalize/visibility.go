@@ -1,0 +1,372 @@
+package normalize
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/aymerick/douceur/parser"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// SROnlyClasses are the class names that mark screen-reader-only content
+// (HiddenSROnly). A class list that also holds a focusable variant
+// ("sr-only-focusable", "visually-hidden-focusable", any "*-focusable" or
+// "focusable") is not hidden: such an element, usually a skip link, shows
+// itself on keyboard focus.
+var SROnlyClasses = []string{
+	"sr-only", "visually-hidden", "visuallyhidden", "screen-reader-text", "screenreader",
+	"a11y-hidden", "element-invisible", "u-visually-hidden", "is-visually-hidden", "offscreen",
+}
+
+var srOnlyClass = func() map[string]bool {
+	m := make(map[string]bool, len(SROnlyClasses))
+	for _, c := range SROnlyClasses {
+		m[c] = true
+	}
+	return m
+}()
+
+// Evidence strings for the verdicts that are not declarations.
+const (
+	ruleDetails     = "details without open"
+	ruleDialog      = "dialog without open"
+	ruleHiddenInput = `input type="hidden"`
+)
+
+// maxInlineStyle is how much of a style attribute is read.
+const maxInlineStyle = 8 << 10
+
+type verdict struct{ reason, rule string }
+
+// ownVerdict decides what, on the element itself, hides it. The first that
+// applies wins, in this order: hidden input, hidden attribute, closed
+// dialog, closed details (collapsed), inline style, screen-reader-only
+// class. Style-sheet rules are applied after the walk, to elements with no
+// verdict yet. An inline display other than none shows an element the
+// hidden attribute or a closed dialog would hide (those hide by a
+// user-agent display:none, which an author style overrides).
+func (w *walker) ownVerdict(n *html.Node, id int, collapsed bool) verdict {
+	decls := w.inlineStyle(n, id)
+	if n.Namespace == "" {
+		switch {
+		case n.DataAtom == atom.Input && inputType(n) == "hidden":
+			return verdict{HiddenInput, ruleHiddenInput}
+		case hasAttr(n, "hidden") && !decls.displayed():
+			return verdict{HiddenAttr, hiddenAttrRule(n)}
+		case n.DataAtom == atom.Dialog && !hasAttr(n, "open") && !decls.displayed():
+			return verdict{HiddenDialog, ruleDialog}
+		}
+	}
+	if collapsed {
+		return verdict{HiddenDetails, ruleDetails}
+	}
+	if reason, used := hides(decls); reason != "" {
+		return verdict{reason, inlineEvidence(used)}
+	}
+	if c := srOnly(attr(n, "class")); c != "" {
+		return verdict{HiddenSROnly, `class="` + c + `"`}
+	}
+	return verdict{}
+}
+
+func hiddenAttrRule(n *html.Node) string {
+	if v := strings.TrimSpace(attr(n, "hidden")); v != "" && !strings.EqualFold(v, "hidden") {
+		return `attribute hidden="` + capText(v, 64) + `"`
+	}
+	return "attribute hidden"
+}
+
+// srOnly returns the screen-reader-only class of a class list, or "".
+func srOnly(class string) string {
+	hit := ""
+	for _, c := range strings.Fields(class) {
+		lc := strings.ToLower(c)
+		if lc == "focusable" || strings.HasSuffix(lc, "-focusable") {
+			return ""
+		}
+		if hit == "" && srOnlyClass[lc] {
+			hit = c
+		}
+	}
+	return hit
+}
+
+// inlineStyle parses n's style attribute (cached by its text) and keeps
+// it for the style-sheet pass.
+func (w *walker) inlineStyle(n *html.Node, id int) declSet {
+	s := strings.TrimSpace(attr(n, "style"))
+	if s == "" {
+		return nil
+	}
+	if len(s) > maxInlineStyle {
+		s = s[:maxInlineStyle]
+	}
+	d, ok := w.styleCache[s]
+	if !ok {
+		d = parseDecls(s)
+		if len(w.styleCache) < 4096 {
+			w.styleCache[s] = d
+		}
+	}
+	if len(d) > 0 {
+		w.inline[id] = d
+	}
+	return d
+}
+
+// decl is one CSS declaration, property and value lower-cased.
+type decl struct {
+	prop, value string
+	important   bool
+}
+
+// declSet is a declaration block in source order.
+type declSet []decl
+
+// parseDecls reads a declaration list with douceur. See cleanCSS for the
+// guards against input that would make the parser slow.
+func parseDecls(s string) declSet {
+	s = cleanCSS(s+";", true)
+	if !cheapToParse(s) {
+		return nil
+	}
+	ds, _ := parser.NewParser(s).ParseDeclarations()
+	out := make(declSet, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, decl{
+			prop:      strings.ToLower(strings.TrimSpace(d.Property)),
+			value:     strings.ToLower(strings.TrimSpace(d.Value)),
+			important: d.Important,
+		})
+	}
+	return out
+}
+
+// get returns the declaration that wins for prop: the last !important
+// one, else the last one.
+func (d declSet) get(prop string) (decl, bool) {
+	var found decl
+	ok := false
+	for _, x := range d {
+		if x.prop != prop || (ok && found.important && !x.important) {
+			continue
+		}
+		found, ok = x, true
+	}
+	return found, ok
+}
+
+// displayed reports a display declaration other than none.
+func (d declSet) displayed() bool {
+	v, ok := d.get("display")
+	return ok && v.value != "none"
+}
+
+// hides applies the visibility tests to one declaration block and returns
+// the reason and the declarations that fired. Properties combine only
+// within the block given.
+func hides(d declSet) (string, []decl) {
+	if len(d) == 0 {
+		return "", nil
+	}
+	if v, ok := d.get("display"); ok && v.value == "none" {
+		return HiddenDisplay, []decl{v}
+	}
+	if v, ok := d.get("visibility"); ok && (v.value == "hidden" || v.value == "collapse") {
+		return HiddenVisibility, []decl{v}
+	}
+	if v, ok := d.get("opacity"); ok && zeroNumber(v.value) {
+		return HiddenOpacity, []decl{v}
+	}
+	if used := offscreen(d); used != nil {
+		return HiddenOffscreen, used
+	}
+	if used := clipped(d); used != nil {
+		return HiddenClip, used
+	}
+	if v, ok := d.get("font-size"); ok && zeroNumber(v.value) {
+		return HiddenFontSize, []decl{v}
+	}
+	if used := zeroSize(d); used != nil {
+		return HiddenZeroSize, used
+	}
+	return "", nil
+}
+
+// offscreen: text-indent ≤ -999px, or position absolute/fixed with left,
+// top, right or margin-left ≤ -999px.
+func offscreen(d declSet) []decl {
+	if v, ok := d.get("text-indent"); ok && farNegative(v.value) {
+		return []decl{v}
+	}
+	pos, ok := d.get("position")
+	if !ok || (pos.value != "absolute" && pos.value != "fixed") {
+		return nil
+	}
+	for _, p := range []string{"left", "top", "right", "margin-left"} {
+		if v, ok := d.get(p); ok && farNegative(v.value) {
+			return []decl{pos, v}
+		}
+	}
+	return nil
+}
+
+// clipped: clip to an empty rect, or clip-path inset(≥50%) / circle(0).
+func clipped(d declSet) []decl {
+	if v, ok := d.get("clip"); ok && emptyRect(v.value) {
+		return []decl{v}
+	}
+	if v, ok := d.get("clip-path"); ok && emptyShape(v.value) {
+		return []decl{v}
+	}
+	return nil
+}
+
+// zeroSize: width, height, max-width or max-height of at most 1px with
+// overflow hidden or clip.
+func zeroSize(d declSet) []decl {
+	ov, ok := d.get("overflow")
+	if !ok {
+		return nil
+	}
+	if f := firstToken(ov.value); f != "hidden" && f != "clip" {
+		return nil
+	}
+	for _, p := range []string{"width", "height", "max-width", "max-height"} {
+		if v, ok := d.get(p); ok && tinyLength(v.value) {
+			return []decl{v, ov}
+		}
+	}
+	return nil
+}
+
+func inlineEvidence(used []decl) string {
+	parts := make([]string, len(used))
+	for i, d := range used {
+		parts[i] = d.prop + ":" + d.value
+	}
+	return `style="` + capText(strings.Join(parts, ";"), 256) + `"`
+}
+
+func sheetEvidence(sel string, used []decl) string {
+	parts := make([]string, len(used))
+	for i, d := range used {
+		parts[i] = d.prop + ": " + d.value
+	}
+	return capText(sel, 256) + " { " + capText(strings.Join(parts, "; "), 256) + " }"
+}
+
+// number splits a CSS numeric value into its number and unit.
+func number(v string) (float64, string, bool) {
+	i := 0
+	for i < len(v) && strings.IndexByte("+-.0123456789", v[i]) >= 0 {
+		i++
+	}
+	f, err := strconv.ParseFloat(v[:i], 64)
+	if err != nil {
+		return 0, "", false
+	}
+	return f, strings.TrimSpace(v[i:]), true
+}
+
+// zeroNumber: 0 in any unit ("0", "0.0", "0%", "0px", "0em").
+func zeroNumber(v string) bool {
+	f, _, ok := number(v)
+	return ok && f == 0
+}
+
+// px converts a length to CSS pixels; em and rem count as 16px. Lengths
+// in other units are not judged.
+func px(v string) (float64, bool) {
+	f, unit, ok := number(v)
+	if !ok {
+		return 0, false
+	}
+	switch unit {
+	case "px":
+		return f, true
+	case "":
+		return f, f == 0
+	case "em", "rem":
+		return f * 16, true
+	case "pt":
+		return f * 4 / 3, true
+	}
+	return 0, false
+}
+
+func farNegative(v string) bool {
+	p, ok := px(v)
+	return ok && p <= -999
+}
+
+func tinyLength(v string) bool {
+	if zeroNumber(v) {
+		return true
+	}
+	p, ok := px(v)
+	return ok && p <= 1
+}
+
+// args splits the arguments of a CSS function value "name(a, b c)".
+func args(v, name string) ([]string, bool) {
+	if !strings.HasPrefix(v, name+"(") || !strings.HasSuffix(v, ")") {
+		return nil, false
+	}
+	inner := v[len(name)+1 : len(v)-1]
+	return strings.FieldsFunc(inner, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }), true
+}
+
+// emptyRect: rect(top, right, bottom, left) with no area.
+func emptyRect(v string) bool {
+	a, ok := args(v, "rect")
+	if !ok || len(a) != 4 {
+		return false
+	}
+	var e [4]float64
+	for i, s := range a {
+		if e[i], ok = px(s); !ok {
+			return false
+		}
+	}
+	return e[2] <= e[0] || e[1] <= e[3]
+}
+
+// emptyShape: inset() that meets in the middle, circle(0) or ellipse(0 …).
+func emptyShape(v string) bool {
+	if a, ok := args(v, "inset"); ok {
+		return emptyInset(a)
+	}
+	for _, name := range []string{"circle", "ellipse"} {
+		if a, ok := args(v, name); ok && len(a) > 0 {
+			return zeroNumber(a[0])
+		}
+	}
+	return false
+}
+
+func emptyInset(a []string) bool {
+	var p []float64
+	for _, s := range a {
+		if s == "round" {
+			break
+		}
+		f, unit, ok := number(s)
+		if !ok || (unit != "%" && f != 0) {
+			return false
+		}
+		p = append(p, f)
+	}
+	switch len(p) {
+	case 1:
+		return p[0] >= 50
+	case 2:
+		return p[0] >= 50 || p[1] >= 50
+	case 3:
+		return p[0]+p[2] >= 100 || p[1] >= 50
+	case 4:
+		return p[0]+p[2] >= 100 || p[1]+p[3] >= 100
+	}
+	return false
+}
