@@ -6,7 +6,7 @@ GO    ?= go
 BIN   := $(CURDIR)/bin
 CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-sample
 # Packages whose code runs concurrently: their tests also run under -race.
-RACE_PKGS := ./internal/jsonl/... ./capture/... ./render/...
+RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/...
 
 .PHONY: all build demo test check-go deps lint unit race e2e bench bench-go bench-stream clean
 

@@ -18,10 +18,10 @@ head -n1 "$tmp/server.log"
 "$BIN/sieve" distill --allow-private --out "$OUT" <"$tmp/urls.txt" >"$tmp/artifacts.jsonl" || true
 
 echo
-printf '%-16s %-20s %s\n' OUTCOME URL ARTIFACT
+printf '%-19s %-20s %s\n' OUTCOME URL ARTIFACT
 while IFS= read -r line; do
   jq -r '[.outcome // ("error: " + .error), (.url | sub("^https?://[^/]+"; "")), (.dir // "-")] | @tsv' <<<"$line" |
-    awk -F'\t' '{ printf "%-16s %-20s %s\n", $1, $2, $3 }'
+    awk -F'\t' '{ printf "%-19s %-20s %s\n", $1, $2, $3 }'
 done <"$tmp/artifacts.jsonl"
 echo
 echo "Artifacts are in $OUT: open any index.md (what an agent reads), index.html (for a person),"
