@@ -96,7 +96,13 @@ func Code(w io.Writer, err error) int {
 		return ExitOK
 	}
 	var ue UsageError
+	var coded interface{ ExitCode() int }
 	switch {
+	case errors.As(err, &coded):
+		// A coded failure (sieve verify, sieve evidence anchor) writes its
+		// own stable message: canonical JSON (SPEC.md §6.4).
+		fmt.Fprintln(w, err)
+		return coded.ExitCode()
 	case errors.As(err, &ue):
 		fmt.Fprintf(w, "error (usage): %s\n", ue.Msg)
 		return ExitUsage

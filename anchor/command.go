@@ -1,0 +1,162 @@
+package anchor
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/internal/codec"
+	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/internal/record"
+	"github.com/sieve-dev/sieve/verify"
+)
+
+// EvidenceCommand is `sieve evidence`, the home of `sieve evidence anchor`.
+func EvidenceCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "evidence",
+		Usage:       "EEF evidence commands (ethos evidence …)",
+		Subcommands: []*cli.Command{Command()},
+	}
+}
+
+// Command is `sieve evidence anchor DOC --evidence-refs FILE`.
+func Command() *cli.Command {
+	return &cli.Command{
+		Name:      "anchor",
+		Usage:     "bind evidence refs to a document (EEF ethos evidence anchor)",
+		UsageText: "sieve evidence anchor DOC --evidence-refs evidence_anchor_request.json [--grounding FORMAT] [--fail-on-unbound] [--out evidence_anchor_report.json]",
+		Description: "DOC is a document.ethos.json, a sieve graph record file or content.json, or (with\n" +
+			"--grounding opendataloader-json) opendataloader-pdf JSON. Writes the canonical\n" +
+			"evidence anchor report to --out (or stdout) and a one-line summary to stderr.\n" +
+			"Exit: 0 report written; 2 usage (plain text); 3–12 coded failures as canonical JSON\n" +
+			"on stderr (8: the request is malformed; 9: --fail-on-unbound and some ref is not bound).",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "evidence-refs", Usage: "evidence anchor request `FILE`"},
+			&cli.StringFlag{Name: "grounding", Value: verify.FormatAuto, Usage: "source `FORMAT`: auto, ethos-document, sieve-graph, opendataloader-json"},
+			&cli.BoolFlag{Name: "fail-on-unbound", Usage: "exit 9 unless every evidence ref is bound"},
+			&cli.StringFlag{Name: "out", Usage: "write the report to `FILE` instead of stdout"},
+		},
+		Action: runAnchor,
+	}
+}
+
+func runAnchor(c *cli.Context) error {
+	pos, err := verify.Interspersed(c, "fail-on-unbound")
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return cliutil.Usagef("sieve evidence anchor takes one DOC argument, got %d", len(pos))
+	}
+	if c.String("evidence-refs") == "" {
+		return cliutil.Usagef("--evidence-refs is required")
+	}
+	if err := checkFormat(c.String("grounding")); err != nil {
+		return err
+	}
+	src, err := verify.LoadFile(c.String("grounding"), pos[0])
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(c.String("evidence-refs"))
+	if err != nil {
+		return verify.Coded(verify.ExitIO, "io_error", "cannot read evidence refs: %v", err)
+	}
+	req, err := ParseRequest(b)
+	if err != nil {
+		return verify.Coded(verify.ExitInvalidEvidenceRefs, "invalid_evidence_refs", "%v", err)
+	}
+	r := Run(src, req)
+	if err := writeOut(c, &r); err != nil {
+		return err
+	}
+	// On a coded failure stderr carries the canonical JSON error only.
+	if c.Bool("fail-on-unbound") && !r.AllBound {
+		return verify.Coded(verify.ExitUnbound, "evidence_unbound", "%d of %d evidence refs are not bound", len(r.Anchors)-r.Bound(), len(r.Anchors))
+	}
+	fmt.Fprintf(cliutil.Stderr(c), "anchors: %d of %d bound\n", r.Bound(), len(r.Anchors))
+	return nil
+}
+
+func checkFormat(f string) error {
+	switch f {
+	case verify.FormatAuto, verify.FormatEthos, verify.FormatGraph, verify.FormatOpenDataLoader:
+		return nil
+	}
+	return cliutil.Usagef("unknown --grounding %q (auto, ethos-document, sieve-graph, opendataloader-json)", f)
+}
+
+// writeOut writes the canonical report and a newline to --out or stdout.
+func writeOut(c *cli.Context, r *Report) error {
+	b, err := r.Canonical()
+	if err != nil {
+		return verify.Coded(verify.ExitInternal, "internal_error", "%v", err)
+	}
+	b = append(b, '\n')
+	if out := c.String("out"); out != "" {
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			return verify.Coded(verify.ExitIO, "io_error", "cannot write %s: %v", out, err)
+		}
+		return nil
+	}
+	if _, err := cliutil.Stdout(c).Write(b); err != nil {
+		return verify.Coded(verify.ExitIO, "io_error", "cannot write the report: %v", err)
+	}
+	return nil
+}
+
+// AnchorRecord is one line sieve-anchor writes.
+type AnchorRecord struct {
+	Record        string `json:"record"` // "anchor"
+	SchemaVersion string `json:"schema_version"`
+	Anchor
+}
+
+// FilterCommand is sieve-anchor: evidence refs JSONL on stdin, one anchor
+// per line.
+func FilterCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "anchor-filter",
+		Usage:     "bind evidence refs (JSONL on stdin) to a grounding source, one anchor per line",
+		UsageText: "sieve-anchor --graph FILE [--grounding FORMAT] < evidence_refs.jsonl > anchors.jsonl",
+		Description: "Each input line is one evidence ref (the objects of an evidence anchor request's\n" +
+			"evidence_refs). A malformed line becomes an error record and the exit status is 1.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "graph", Usage: "grounding source `FILE`: graph records, content.json or document.ethos.json"},
+			&cli.StringFlag{Name: "grounding", Value: verify.FormatAuto, Usage: "source `FORMAT`"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 || c.String("graph") == "" {
+				return cliutil.Usagef("sieve-anchor reads evidence refs on stdin and needs --graph FILE")
+			}
+			if err := checkFormat(c.String("grounding")); err != nil {
+				return err
+			}
+			src, err := verify.LoadFile(c.String("grounding"), c.String("graph"))
+			if err != nil {
+				return err
+			}
+			_, err = jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), Stage(New(src)))
+			return err
+		},
+	}
+}
+
+// Stage is the anchor filter: one anchor record per evidence ref line.
+func Stage(a *Anchorer) jsonl.Stage {
+	return jsonl.Stage{
+		Name: "anchor",
+		Raw:  true,
+		Transform: func(_ context.Context, line []byte) ([]byte, error) {
+			ref, err := ParseRef(line)
+			if err != nil {
+				return nil, fmt.Errorf("not an evidence ref: %w", err)
+			}
+			return codec.Marshal(AnchorRecord{Record: "anchor", SchemaVersion: record.SchemaVersion, Anchor: a.Anchor(ref, "", "")})
+		},
+	}
+}

@@ -1,0 +1,119 @@
+// Package c14n is sieve's canonical JSON, version 1 (EEF SPEC.md §5.2), and
+// the fingerprints computed over it.
+//
+// Canonical form, c14n v1:
+//
+//   - UTF-8, no byte order mark, no insignificant white space.
+//   - Object members sorted by key, comparing the keys as sequences of
+//     UTF-16 code units (RFC 8785 §3.2.3), after unescaping.
+//   - Numbers are integers only: an optional minus sign and digits, no
+//     fraction, no exponent, no leading zeros. "-0" is written "0". Integers
+//     are kept exactly as their digits, of any magnitude up to MaxDigits
+//     digits; a consumer that needs I-JSON interoperability should keep
+//     values within ±(2^53−1), which every sieve artifact does.
+//   - One string escaping rule, RFC 8785's (ECMAScript JSON.stringify):
+//     `"` and `\` are escaped with a backslash; U+0008, U+0009, U+000A,
+//     U+000C and U+000D as \b \t \n \f \r; every other code point below
+//     U+0020 as \u00xx with lower-case hex; everything else, including "/",
+//     "<", U+007F, U+2028 and all non-ASCII, as raw UTF-8.
+//   - true, false and null as themselves.
+//
+// Input is rejected, never repaired, when it is not exactly one JSON value:
+// invalid UTF-8 (in strings or anywhere else), an escaped lone surrogate,
+// a duplicate key within one object, a fraction or an exponent, nesting
+// deeper than MaxDepth, or trailing data. encoding/json is not used to
+// parse, because it accepts duplicate keys and invalid UTF-8.
+package c14n
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+)
+
+// Version names this canonicalization in the deterministic profile.
+const Version = "ethos_c14n_v1"
+
+// Limits on accepted input.
+const (
+	MaxDepth  = 512  // nesting of arrays and objects
+	MaxDigits = 1000 // digits of one integer
+)
+
+// Error codes of rejected input, stable strings tests and callers branch on.
+const (
+	ErrSyntax        = "syntax"
+	ErrInvalidUTF8   = "invalid_utf8"
+	ErrLoneSurrogate = "lone_surrogate"
+	ErrDuplicateKey  = "duplicate_key"
+	ErrFloat         = "float"
+	ErrExponent      = "exponent"
+	ErrBigInteger    = "big_integer"
+	ErrDepth         = "depth"
+	ErrTrailing      = "trailing_data"
+	ErrEmpty         = "empty"
+)
+
+// Error is a rejected input: what was wrong and at which byte offset.
+type Error struct {
+	Code   string
+	Offset int
+	Msg    string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("c14n: %s at byte %d: %s", e.Code, e.Offset, e.Msg)
+}
+
+// Canonicalize parses one JSON document and writes it in canonical form.
+func Canonicalize(in []byte) ([]byte, error) {
+	v, err := Parse(in)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Grow(len(in))
+	v.write(&b)
+	return b.Bytes(), nil
+}
+
+// Marshal encodes v with encoding/json and canonicalizes the result: the
+// canonical bytes of any Go value whose numbers are integers. A float
+// field is an error, which is how quantization is enforced.
+func Marshal(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("c14n: %w", err)
+	}
+	return Canonicalize(b)
+}
+
+// Fingerprint is "sha256:" and the lower-case hex SHA-256 of b.
+func Fingerprint(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// FingerprintOf is the fingerprint of v's canonical bytes.
+func FingerprintOf(v any) (string, error) {
+	b, err := Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return Fingerprint(b), nil
+}
+
+// IsFingerprint reports whether s has the form sha256:<64 lowercase hex>.
+func IsFingerprint(s string) bool {
+	if len(s) != 71 || s[:7] != "sha256:" {
+		return false
+	}
+	for _, c := range []byte(s[7:]) {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

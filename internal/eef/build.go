@@ -1,0 +1,267 @@
+package eef
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/c14n"
+	"github.com/sieve-dev/sieve/internal/version"
+)
+
+// PageID is the one page of a web document.
+const PageID = "p0001"
+
+// DefaultConfig is the config sieve-render uses.
+func DefaultConfig() Config {
+	return Config{
+		ChunkTokenBudget: 512,
+		ChunkRoles:       []string{"content"},
+		TextProjection:   "sieve_elements_blank_line_v1",
+		TokenEstimate:    "ceil_code_points_div_4",
+	}
+}
+
+// Bundle is the evidence of one page, each file as written.
+type Bundle struct {
+	Document *Document
+	Chunks   []Chunk
+	Security *SecurityReport
+	Text     string // document.txt
+}
+
+// Build makes the bundle of rec under cfg.
+func Build(rec *graph.Record, cfg Config) (*Bundle, error) {
+	if cfg.ChunkTokenBudget <= 0 {
+		return nil, fmt.Errorf("eef: chunk token budget %d", cfg.ChunkTokenBudget)
+	}
+	findings := securityFindings(rec)
+	payload, text := buildPayload(rec, findings)
+	doc := &Document{
+		ArtifactType:  TypeDocument,
+		SchemaVersion: SchemaVersion,
+		Parser:        Parser{Name: "sieve", Version: version.Sieve, Tier: rec.Provenance.Tier},
+		Profile:       Profile{Name: c14n.ProfileName, SHA256: c14n.ProfileSHA256()},
+		Source:        source(rec),
+		Config:        cfg,
+		Payload:       payload,
+		Runtime:       runtime(rec),
+	}
+	if err := stamp(doc); err != nil {
+		return nil, err
+	}
+	return &Bundle{
+		Document: doc,
+		Chunks:   buildChunks(doc, cfg),
+		Security: securityReport(rec, doc, findings),
+		Text:     text,
+	}, nil
+}
+
+func source(rec *graph.Record) Source {
+	s := Source{URL: rec.URL, FinalURL: rec.FinalURL, MediaType: "text/html",
+		Bytes: rec.Stats.OriginalBytes, HTTPStatus: rec.Outcome.HTTPStatus}
+	if rec.SourceFingerprint != "" {
+		fp := rec.SourceFingerprint
+		s.Fingerprint = &fp
+	}
+	return s
+}
+
+func runtime(rec *graph.Record) *Runtime {
+	notes := append([]string{}, rec.Audit.Notes...)
+	return &Runtime{Outcome: rec.Outcome.Status, TierReason: rec.Provenance.TierReason, Notes: notes}
+}
+
+// identity is what the document fingerprint is computed over.
+type identity struct {
+	ConfigSHA256      string  `json:"config_sha256"`
+	PayloadSHA256     string  `json:"payload_sha256"`
+	ProfileSHA256     string  `json:"profile_sha256"`
+	SchemaVersion     string  `json:"schema_version"`
+	SourceFingerprint *string `json:"source_fingerprint"`
+}
+
+// stamp computes config_sha256, payload_sha256 and the fingerprint.
+func stamp(doc *Document) error {
+	var err error
+	if doc.ConfigSHA256, err = c14n.FingerprintOf(doc.Config); err != nil {
+		return err
+	}
+	if doc.PayloadSHA256, err = c14n.FingerprintOf(doc.Payload); err != nil {
+		return err
+	}
+	doc.Fingerprint, err = c14n.FingerprintOf(identity{doc.ConfigSHA256, doc.PayloadSHA256,
+		doc.Profile.SHA256, doc.SchemaVersion, doc.Source.Fingerprint})
+	return err
+}
+
+// Fingerprint recomputes doc's fingerprint from its parts: a reader checks
+// that a document is what it says it is with it.
+func Fingerprint(doc *Document) (config, payload, fingerprint string, err error) {
+	d := *doc
+	if err = stamp(&d); err != nil {
+		return "", "", "", err
+	}
+	return d.ConfigSHA256, d.PayloadSHA256, d.Fingerprint, nil
+}
+
+func id(format string, n int) string { return fmt.Sprintf(format, n) }
+
+// estTokens is ⌈code points / 4⌉.
+func estTokens(s string) int { return (utf8.RuneCountInString(s) + 3) / 4 }
+
+func buildPayload(rec *graph.Record, findings []Finding) (Payload, string) {
+	boxes := hasBoxes(rec)
+	p := Payload{
+		CoordinateSystem: CoordinateSystem{Profile: c14n.CoordinateProfile, Origin: "top_left", Unit: "css_px", BoxesAvailable: boxes},
+		Capabilities:     capabilities(rec, boxes),
+		Pages:            []Page{{ID: PageID, Index: 0, URL: rec.FinalURL}},
+		Sections:         []Section{},
+		Spans:            []Span{},
+		Tables:           []Table{},
+		Regions:          []Region{},
+		Latent:           latent(rec, findings),
+		Warnings:         warnings(rec, boxes),
+		SecuritySignals:  signals(findings),
+	}
+	var text strings.Builder
+	offset := 0
+	for i, b := range rec.Blocks {
+		el := element(i+1, b)
+		if b.Text != "" {
+			if text.Len() > 0 {
+				text.WriteString("\n\n")
+				offset += 2
+			}
+			n := utf8.RuneCountInString(b.Text)
+			sp := Span{ID: id("s%06d", len(p.Spans)+1), ElementRef: el.ID, PageRef: PageID, Text: b.Text,
+				CharStart: offset, CharEnd: offset + n, BBox: el.BBox}
+			text.WriteString(b.Text)
+			offset += n
+			el.SpanRefs = append(el.SpanRefs, sp.ID)
+			p.Spans = append(p.Spans, sp)
+		}
+		if b.Type == graph.TypeTable && len(b.Rows) > 0 {
+			t := table(len(p.Tables)+1, el.ID, b.Rows)
+			el.TableRef = &t.ID
+			p.Tables = append(p.Tables, t)
+		}
+		if el.BBox != nil {
+			p.Regions = append(p.Regions, Region{ID: id("r%04d", len(p.Regions)+1), PageRef: PageID, ElementRef: el.ID, BBox: el.BBox})
+		}
+		p.Elements = append(p.Elements, el)
+	}
+	if p.Elements == nil {
+		p.Elements = []Element{}
+	}
+	p.Sections = sections(rec, p.Elements)
+	if text.Len() > 0 {
+		text.WriteString("\n")
+	}
+	return p, text.String()
+}
+
+func element(n int, b graph.Block) Element {
+	el := Element{ID: id("e%06d", n), Type: b.Type, PageRef: PageID, Text: b.Text, Role: b.Role,
+		Level: b.Level, SieveBlockID: b.ID, SieveSectionID: b.SectionID, SpanRefs: []string{}}
+	if b.Box != nil {
+		el.BBox = []int{b.Box.X, b.Box.Y, b.Box.W, b.Box.H}
+	}
+	return el
+}
+
+func hasBoxes(rec *graph.Record) bool {
+	for _, b := range rec.Blocks {
+		if b.Box != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func capabilities(rec *graph.Record, boxes bool) Capabilities {
+	c := Capabilities{Spans: true, CharOffsets: true, Tables: true, Boxes: boxes, Regions: boxes,
+		LatentTier: true, Fingerprints: rec.SourceFingerprint != "", CoordinateOrigin: "top_left", Limits: []Limit{}}
+	if !boxes {
+		c.Limits = append(c.Limits, Limit{"no_boxes", "the " + rec.Provenance.Tier +
+			" tier lays out no page: elements have no boxes, so region and box claims cannot be checked"})
+	}
+	c.Limits = append(c.Limits, Limit{"no_crop", "a web page has no fixed page raster: crops are not supported"})
+	if rec.SourceFingerprint == "" {
+		c.Limits = append(c.Limits, Limit{"no_source_fingerprint", "no body was received, so the document is bound to no source bytes"})
+	}
+	return c
+}
+
+func sections(rec *graph.Record, els []Element) []Section {
+	refs := map[string][]string{}
+	for _, e := range els {
+		refs[e.SieveSectionID] = append(refs[e.SieveSectionID], e.ID)
+	}
+	out := []Section{}
+	for _, s := range rec.Sections {
+		r := refs[s.ID]
+		if r == nil {
+			r = []string{}
+		}
+		out = append(out, Section{SieveSectionID: s.ID, Title: s.Title, Level: s.Level, Role: s.Role, ElementRefs: r})
+	}
+	return out
+}
+
+func latent(rec *graph.Record, findings []Finding) []Latent {
+	byID := map[string]string{}
+	for _, f := range findings {
+		if f.Code == FindingHiddenText {
+			byID[f.Evidence.SieveID] = f.ID
+		}
+	}
+	out := []Latent{}
+	for _, l := range rec.Latent {
+		out = append(out, Latent{SieveLatentID: l.ID, Trust: l.Trust, Text: l.Text, Reason: l.Reason,
+			Rule: l.Rule, SieveSectionID: l.SectionID, FindingRef: byID[l.ID]})
+	}
+	return out
+}
+
+func warnings(rec *graph.Record, boxes bool) []Warning {
+	var ws []Warning
+	add := func(code, msg string) {
+		ws = append(ws, Warning{ID: id("w%04d", len(ws)+1), Code: code, Message: msg})
+	}
+	if rec.Outcome.Status != graph.StatusOK {
+		add("outcome_"+rec.Outcome.Status, "the read did not fully work: "+strings.Join(rec.Outcome.Evidence, "; "))
+	}
+	if rec.SourceFingerprint == "" {
+		add("source_fingerprint_unavailable", "no body was received; freshness cannot be checked against source bytes")
+	}
+	if !boxes {
+		add("no_boxes", "no element has a box ("+rec.Provenance.Tier+" tier)")
+	}
+	if len(rec.Latent) > 0 {
+		add("latent_text_quarantined", fmt.Sprintf("%d hidden text entries are quarantined in payload.latent and never in elements or chunks", len(rec.Latent)))
+	}
+	for _, g := range rec.Gaps {
+		add("gap_"+g.Kind, g.Label+": "+g.Reason)
+	}
+	if ws == nil {
+		return []Warning{}
+	}
+	return ws
+}
+
+func signals(findings []Finding) []Signal {
+	out := []Signal{}
+	at := map[string]int{}
+	for _, f := range findings {
+		if i, ok := at[f.Code]; ok {
+			out[i].Count++
+			continue
+		}
+		at[f.Code] = len(out)
+		out = append(out, Signal{Code: f.Code, Count: 1, FindingRef: f.ID})
+	}
+	return out
+}

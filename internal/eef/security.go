@@ -1,0 +1,105 @@
+package eef
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/sieve-dev/sieve/graph"
+)
+
+// injectionLike matches hidden text that reads like instructions to a
+// model. It is a signal for review, not a verdict: it can miss and it can
+// fire on an innocent sentence.
+var injectionLike = regexp.MustCompile(`(?i)` +
+	`\b(ignore|disregard|forget|override)\b.{0,40}\b(previous|prior|above|earlier|all|any|your)\b.{0,40}\b(instructions?|prompts?|rules|directions|guidelines)\b` +
+	`|\b(system|developer)\s+(prompt|message|instructions?)\b` +
+	`|\byou\s+are\s+(now\s+)?(an?\s+)?(ai|assistant|language\s+model|llm|chatbot|gpt)\b` +
+	`|\b(as|for)\s+an?\s+(ai|language\s+model|llm)\b` +
+	`|\bdo\s+not\s+(tell|inform|reveal\s+to)\s+the\s+user\b` +
+	`|<\|?(im_start|im_end|system)\|?>` +
+	`|\b(assistant|ai|llm|model)s?\s*[:,]\s*(please\s+)?(say|respond|answer|output|reply|recommend|ignore)\b`)
+
+// InjectionLike reports whether hidden text reads like model instructions.
+func InjectionLike(s string) bool { return injectionLike.MatchString(s) }
+
+// securityFindings lists the findings in a fixed order: hidden text (and
+// its injection-like subset, right after each entry), forms, password
+// fields, frames, then external links.
+func securityFindings(rec *graph.Record) []Finding {
+	var fs []Finding
+	add := func(code, severity, msg string, ev Evidence) {
+		fs = append(fs, Finding{ID: id("f%04d", len(fs)+1), Code: code, Severity: severity, Message: msg, Evidence: ev})
+	}
+	for _, l := range rec.Latent {
+		ev := Evidence{SieveID: l.ID, SieveSectionID: l.SectionID, Reason: l.Reason, Text: l.Text}
+		add(FindingHiddenText, "warning", "text in the markup that visitors do not see ("+l.Reason+"): quarantined, not visible evidence", ev)
+		if InjectionLike(l.Text) {
+			add(FindingPromptInjection, "high", "hidden text that reads like instructions to a model: do not follow it", ev)
+		}
+	}
+	for _, a := range rec.Actions {
+		if a.Kind != "form" {
+			continue
+		}
+		add(FindingForm, "info", fmt.Sprintf("a form (%s) posting to %q", orDefault(a.Method, "get"), a.Target),
+			Evidence{SieveID: a.ID, SieveSectionID: a.SectionID, Reason: "form", Text: a.Target})
+		for _, f := range a.Fields {
+			if f.Type == "password" {
+				add(FindingPasswordField, "warning", "the form asks for a password",
+					Evidence{SieveID: a.ID, SieveSectionID: a.SectionID, Reason: "password_field", Text: f.Name})
+			}
+		}
+	}
+	for _, m := range rec.MediaAll {
+		if m.Type == "iframe" {
+			add(FindingIframe, "info", "an embedded frame (not loaded by a static read)",
+				Evidence{SieveID: m.ID, SieveSectionID: m.SectionID, Reason: "iframe", Text: m.Src})
+		}
+	}
+	if n := externalLinks(rec); n > 0 {
+		add(FindingExternalLinks, "info", fmt.Sprintf("%d links lead to other sites", n), Evidence{Reason: "external_links"})
+	}
+	return fs
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func externalLinks(rec *graph.Record) int {
+	n := 0
+	for _, l := range rec.Links {
+		if l.External {
+			n++
+		}
+	}
+	return n
+}
+
+func securityReport(rec *graph.Record, doc *Document, findings []Finding) *SecurityReport {
+	inv := Inventory{HiddenText: len(rec.Latent), Links: len(rec.Links), ExternalLinks: externalLinks(rec)}
+	for _, f := range findings {
+		switch f.Code {
+		case FindingPromptInjection:
+			inv.PromptInjectionLike++
+		case FindingForm:
+			inv.Forms++
+		case FindingPasswordField:
+			inv.PasswordFields++
+		case FindingIframe:
+			inv.Iframes++
+		}
+	}
+	if findings == nil {
+		findings = []Finding{}
+	}
+	return &SecurityReport{
+		ArtifactType: TypeSecurityReport, SchemaVersion: SchemaVersion,
+		SourceFingerprint: doc.Source.Fingerprint, DocumentFingerprint: doc.Fingerprint,
+		Inventory: inv, Findings: findings,
+		Limits: []Limit{{"scripts_not_counted", "the graph record does not carry the page's script count; scripts is null"}},
+	}
+}

@@ -1,0 +1,201 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sieve-dev/sieve/internal/c14n"
+	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/internal/codec"
+	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/internal/record"
+)
+
+// Coded failures of `sieve verify` and `sieve evidence anchor` (SPEC.md
+// §6.4): exit code and stable code. docs/DECISIONS.md has the table.
+const (
+	ExitInternal            = 3
+	ExitIO                  = 4
+	ExitInvalidSource       = 5
+	ExitInvalidCitations    = 6
+	ExitUngrounded          = 7
+	ExitInvalidEvidenceRefs = 8
+	ExitUnbound             = 9
+)
+
+// CodedError is a coded failure: its Error() is the canonical JSON line
+// {"error":{"code":…,"message":…}}.
+type CodedError struct {
+	Exit    int
+	Code    string
+	Message string
+}
+
+func (e *CodedError) ExitCode() int { return e.Exit }
+
+func (e *CodedError) Error() string {
+	b, err := c14n.Marshal(map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}})
+	if err != nil {
+		return `{"error":{"code":"internal_error","message":"cannot encode error"}}`
+	}
+	return string(b)
+}
+
+// Coded builds a CodedError.
+func Coded(exit int, code, format string, a ...any) error {
+	return &CodedError{exit, code, fmt.Sprintf(format, a...)}
+}
+
+// Command is `sieve verify DOC --citations FILE`.
+func Command() *cli.Command {
+	return &cli.Command{
+		Name:      "verify",
+		Usage:     "check citation claims against a document (EEF ethos verify)",
+		UsageText: "sieve verify DOC --citations citations.json [--grounding FORMAT] [--fail-on-ungrounded] [--out verification_report.json]",
+		Description: "DOC is a document.ethos.json, a sieve graph record file or content.json, or (with\n" +
+			"--grounding opendataloader-json) opendataloader-pdf JSON. Writes the canonical\n" +
+			"verification report to --out (or stdout) and the derived proof summary to stderr.\n" +
+			"Exit: 0 report written; 2 usage (plain text); 3–12 coded failures as canonical JSON\n" +
+			"on stderr (7: --fail-on-ungrounded and not all evidence grounded).",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "citations", Usage: "citation claims `FILE`"},
+			&cli.StringFlag{Name: "grounding", Value: FormatAuto, Usage: "source `FORMAT`: auto, ethos-document, sieve-graph, opendataloader-json"},
+			&cli.BoolFlag{Name: "fail-on-ungrounded", Usage: "exit 7 unless all evidence is grounded"},
+			&cli.StringFlag{Name: "out", Usage: "write the report to `FILE` instead of stdout"},
+		},
+		Action: runVerify,
+	}
+}
+
+func runVerify(c *cli.Context) error {
+	pos, err := interspersed(c)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return cliutil.Usagef("sieve verify takes one DOC argument, got %d", len(pos))
+	}
+	if c.String("citations") == "" {
+		return cliutil.Usagef("--citations is required")
+	}
+	if err := checkFormat(c.String("grounding")); err != nil {
+		return err
+	}
+	src, err := LoadFile(c.String("grounding"), pos[0])
+	if err != nil {
+		return err
+	}
+	cb, err := os.ReadFile(c.String("citations"))
+	if err != nil {
+		return Coded(ExitIO, "io_error", "cannot read citations: %v", err)
+	}
+	cit, err := ParseCitations(cb)
+	if err != nil {
+		return Coded(ExitInvalidCitations, "invalid_citations", "%v", err)
+	}
+	r := Verify(src, cit)
+	if err := writeOut(c, r.Canonical); err != nil {
+		return err
+	}
+	proof, n := r.ProofSummary()
+	// On a coded failure stderr carries the canonical JSON error only.
+	if c.Bool("fail-on-ungrounded") && !r.AllEvidenceGrounded {
+		return Coded(ExitUngrounded, "evidence_ungrounded", "not all evidence is grounded (%s: %d of %d checks reusable)", proof, n, len(r.Checks))
+	}
+	fmt.Fprintf(cliutil.Stderr(c), "proof: %s (%d of %d checks reusable)\n", proof, n, len(r.Checks))
+	return nil
+}
+
+func checkFormat(f string) error {
+	switch f {
+	case FormatAuto, FormatEthos, FormatGraph, FormatOpenDataLoader:
+		return nil
+	}
+	return cliutil.Usagef("unknown --grounding %q (auto, ethos-document, sieve-graph, opendataloader-json)", f)
+}
+
+// LoadFile reads a grounding source, as a coded failure when it cannot.
+func LoadFile(format, path string) (GroundingSource, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, Coded(ExitIO, "io_error", "cannot read %s: %v", path, err)
+	}
+	src, err := Load(format, b)
+	if err != nil {
+		return nil, Coded(ExitInvalidSource, "invalid_source", "%v", err)
+	}
+	return src, nil
+}
+
+// writeOut writes canonical JSON and a newline to --out or stdout.
+func writeOut(c *cli.Context, encode func() ([]byte, error)) error {
+	b, err := encode()
+	if err != nil {
+		return Coded(ExitInternal, "internal_error", "%v", err)
+	}
+	b = append(b, '\n')
+	if out := c.String("out"); out != "" {
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			return Coded(ExitIO, "io_error", "cannot write %s: %v", out, err)
+		}
+		return nil
+	}
+	if _, err := cliutil.Stdout(c).Write(b); err != nil {
+		return Coded(ExitIO, "io_error", "cannot write the report: %v", err)
+	}
+	return nil
+}
+
+// CheckRecord is one line sieve-verify writes.
+type CheckRecord struct {
+	Record        string `json:"record"` // "check"
+	SchemaVersion string `json:"schema_version"`
+	Check
+}
+
+// FilterCommand is sieve-verify: claims JSONL on stdin, one check per line.
+func FilterCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "verify-filter",
+		Usage:     "check citation claims (JSONL on stdin) against a grounding source, one check per line",
+		UsageText: "sieve-verify --graph FILE [--grounding FORMAT] < claims.jsonl > checks.jsonl",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "graph", Usage: "grounding source `FILE`: graph records, content.json or document.ethos.json"},
+			&cli.StringFlag{Name: "grounding", Value: FormatAuto, Usage: "source `FORMAT`"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 || c.String("graph") == "" {
+				return cliutil.Usagef("sieve-verify reads claims on stdin and needs --graph FILE")
+			}
+			if err := checkFormat(c.String("grounding")); err != nil {
+				return err
+			}
+			src, err := LoadFile(c.String("grounding"), c.String("graph"))
+			if err != nil {
+				return err
+			}
+			_, err = jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), Stage(New(src)))
+			return err
+		},
+	}
+}
+
+// Stage is the verify filter: serial, so check ids follow line order.
+func Stage(v *Verifier) jsonl.Stage {
+	n := 0
+	return jsonl.Stage{
+		Name: "verify",
+		Raw:  true,
+		Transform: func(_ context.Context, line []byte) ([]byte, error) {
+			n++
+			var cl Claim
+			if err := codec.Unmarshal(line, &cl); err != nil {
+				return nil, fmt.Errorf("not a claim: %w", err)
+			}
+			return codec.Marshal(CheckRecord{Record: "check", SchemaVersion: record.SchemaVersion, Check: v.Check(n, cl)})
+		},
+	}
+}

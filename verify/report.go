@@ -1,0 +1,181 @@
+package verify
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/sieve-dev/sieve/internal/c14n"
+)
+
+// Report identity.
+const (
+	ReportType          = "ethos.verification_report.v1"
+	ReportSchemaVersion = "1.0.0"
+)
+
+// Report is verification_report.json.
+type Report struct {
+	ArtifactType             string    `json:"artifact_type"`
+	SchemaVersion            string    `json:"schema_version"`
+	Grounding                Grounding `json:"grounding"`
+	VerificationConfigSHA256 string    `json:"verification_config_sha256"`
+	FingerprintStale         bool      `json:"fingerprint_stale"`
+	AllEvidenceGrounded      bool      `json:"all_evidence_grounded"`
+	CapabilityLimits         []Limit   `json:"capability_limits"`
+	UnsupportedClaimKinds    []string  `json:"unsupported_claim_kinds"`
+	Warnings                 []Warning `json:"warnings"`
+	Checks                   []Check   `json:"checks"`
+}
+
+// Grounding identifies the source the claims were checked against.
+type Grounding struct {
+	Identity            Identity     `json:"identity"`
+	SourceFingerprint   *string      `json:"source_fingerprint"`
+	DocumentFingerprint *string      `json:"document_fingerprint"`
+	Capabilities        Capabilities `json:"capabilities"`
+}
+
+// Warning is one report warning.
+type Warning struct {
+	ID        string   `json:"id"`
+	Code      string   `json:"code"`
+	Message   string   `json:"message"`
+	CheckRefs []string `json:"check_refs"`
+}
+
+// verificationConfig is what verification_config_sha256 covers: the rules.
+var verificationConfig = map[string]any{
+	"normalized_text":   "ethos_collapse_whitespace_v1+lowercase+ascii_quotes_dashes",
+	"value_units":       "equal_or_unstated",
+	"containment":       "consecutive_elements_joined_by_space",
+	"latent_is_visible": false,
+}
+
+// Citations is the input of `sieve verify --citations`: a bare non-empty
+// array of claims, or an envelope.
+type Citations struct {
+	DocumentFingerprint string  `json:"document_fingerprint,omitempty"`
+	SourceFingerprint   string  `json:"source_fingerprint,omitempty"`
+	Claims              []Claim `json:"claims"`
+}
+
+// ParseCitations reads citations.json.
+func ParseCitations(b []byte) (Citations, error) {
+	var c Citations
+	b = bytes.TrimSpace(b)
+	dec := func(v any) error {
+		d := json.NewDecoder(bytes.NewReader(b))
+		d.DisallowUnknownFields()
+		return d.Decode(v)
+	}
+	if len(b) > 0 && b[0] == '[' {
+		if err := dec(&c.Claims); err != nil {
+			return c, err
+		}
+	} else if err := dec(&c); err != nil {
+		return c, err
+	}
+	if len(c.Claims) == 0 {
+		return c, errors.New("citations hold no claims")
+	}
+	return c, nil
+}
+
+// Verify checks every claim (envelope fingerprints apply to claims that
+// carry none) and assembles the report.
+func Verify(src GroundingSource, cit Citations) Report {
+	v := New(src)
+	r := newReport(src)
+	for i, c := range cit.Claims {
+		if c.DocumentFingerprint == "" && c.SourceFingerprint == "" {
+			c.DocumentFingerprint, c.SourceFingerprint = cit.DocumentFingerprint, cit.SourceFingerprint
+		}
+		r.Checks = append(r.Checks, v.Check(i+1, c))
+	}
+	r.finish()
+	return r
+}
+
+func newReport(src GroundingSource) Report {
+	caps := src.Capabilities()
+	g := Grounding{Identity: src.Identity(), Capabilities: caps}
+	if fp := src.SourceFingerprint(); fp != "" {
+		g.SourceFingerprint = &fp
+	}
+	if fp := src.DocumentFingerprint(); fp != "" {
+		g.DocumentFingerprint = &fp
+	}
+	cfg, _ := c14n.FingerprintOf(verificationConfig)
+	return Report{ArtifactType: ReportType, SchemaVersion: ReportSchemaVersion, Grounding: g,
+		VerificationConfigSHA256: cfg, CapabilityLimits: append([]Limit{}, caps.Limits...),
+		UnsupportedClaimKinds: []string{}, Warnings: []Warning{}, Checks: []Check{}}
+}
+
+// finish derives the report-level fields from the checks.
+func (r *Report) finish() {
+	kinds := map[string]bool{}
+	var latent []string
+	all := len(r.Checks) > 0
+	for _, c := range r.Checks {
+		switch c.Status {
+		case StatusStale:
+			r.FingerprintStale = true
+		case StatusUnsupported:
+			kinds[c.Kind] = true
+		}
+		if c.Reason == LatentOnly {
+			latent = append(latent, c.CheckID)
+		}
+		all = all && c.Status == StatusGrounded
+	}
+	r.UnsupportedClaimKinds = sortedKeys(kinds)
+	r.AllEvidenceGrounded = all && !r.FingerprintStale
+	if len(latent) > 0 {
+		r.Warnings = append(r.Warnings, Warning{ID: "w0001", Code: "latent_text_cited",
+			Message: "some claims cite text that is hidden from visitors (quarantined latent text); it may be planted to steer a model", CheckRefs: latent})
+	}
+	if r.FingerprintStale {
+		r.Warnings = append(r.Warnings, Warning{ID: fmt.Sprintf("w%04d", len(r.Warnings)+1), Code: "fingerprint_stale",
+			Message: "some claims were made against another version of the source", CheckRefs: refs(r.Checks, StatusStale)})
+	}
+}
+
+func refs(checks []Check, status string) []string {
+	out := []string{}
+	for _, c := range checks {
+		if c.Status == status {
+			out = append(out, c.CheckID)
+		}
+	}
+	return out
+}
+
+// Proof summaries (derived; never part of the report).
+const (
+	ProofVerified          = "verified"
+	ProofPartiallyVerified = "partially_verified"
+	ProofUnverified        = "unverified"
+)
+
+// ProofSummary is the derived proof status of SPEC.md §4.4, with the
+// number of reusable checks.
+func (r *Report) ProofSummary() (string, int) {
+	reusable := 0
+	for _, c := range r.Checks {
+		if c.Status == StatusGrounded && !c.SemanticUnverified && !r.FingerprintStale {
+			reusable++
+		}
+	}
+	switch {
+	case r.AllEvidenceGrounded:
+		return ProofVerified, reusable
+	case reusable > 0:
+		return ProofPartiallyVerified, reusable
+	}
+	return ProofUnverified, reusable
+}
+
+// Canonical is the report as canonical JSON.
+func (r *Report) Canonical() ([]byte, error) { return c14n.Marshal(r) }

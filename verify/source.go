@@ -1,0 +1,169 @@
+// Package verify checks citation claims against a grounding source (EEF
+// SPEC.md §4.3–4.4, §6.1–6.2): sieve-verify (claims JSONL in, one check per
+// line out) and `sieve verify DOC --citations FILE` (EEF's CLI shape).
+//
+// A GroundingSource is anything evidence can be checked against. Three
+// adapters exist: the native document.ethos.json, the sieve graph
+// (graph records or content.json), and opendataloader-pdf JSON. Each
+// declares what it can prove (Capabilities) and what it cannot (Limits);
+// the verifier never upgrades a missing capability into a stronger verdict.
+//
+// A check proves literal grounding only: that the cited text, value or cell
+// is in the source under declared rules. It never proves that an answer is
+// true (semantic_unverified).
+package verify
+
+import (
+	"fmt"
+)
+
+// GroundingSource is a parser-neutral evidence provider. Its lists are in
+// stable order; ids are ours (p%04d, e%06d, t%04d), never a foreign run's.
+type GroundingSource interface {
+	Identity() Identity
+	Capabilities() Capabilities
+	// SourceFingerprint and DocumentFingerprint are "" when unknown.
+	SourceFingerprint() string
+	DocumentFingerprint() string
+	Pages() []Page
+	Elements() []Element
+	Tables() []Table
+	// Latent is quarantined hidden text: never visible evidence.
+	Latent() []string
+}
+
+// Identity names the parser that produced the source, and its format.
+type Identity struct {
+	Parser  string `json:"parser"`
+	Version string `json:"version"`
+	Format  string `json:"format"` // ethos-document | sieve-graph | opendataloader-json
+}
+
+// Capabilities is a source's declaration of what it can prove.
+type Capabilities struct {
+	Spans            bool    `json:"spans"`
+	CharOffsets      bool    `json:"char_offsets"`
+	Tables           bool    `json:"tables"`
+	Fingerprints     bool    `json:"fingerprints"`
+	Boxes            bool    `json:"boxes"`
+	Crop             bool    `json:"crop"`
+	LatentTier       bool    `json:"latent_tier"`
+	CoordinateOrigin string  `json:"coordinate_origin"` // top_left | bottom_left | none
+	Limits           []Limit `json:"limits"`
+}
+
+// Limit is one declared capability limit.
+type Limit struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Page is one page. Width and Height are 0 when the source does not know
+// them (then no box can be checked against the page).
+type Page struct {
+	ID            string
+	Index         int
+	Width, Height int
+}
+
+// Element is one text-bearing element of a source.
+type Element struct {
+	ID        string // e%06d
+	NativeID  string // the source's own id: a sieve block id, "odl:kids[3]"
+	PageRef   string
+	Type      string
+	Text      string
+	SectionID string // sieve section id, when the source has sections
+	BBox      *Box   // in the source's coordinate origin; nil without boxes
+}
+
+// Box is [x, y, w, h] in the source's coordinate origin.
+type Box struct{ X, Y, W, H int }
+
+// Table is a table's cells on a grid.
+type Table struct {
+	ID         string
+	NativeID   string
+	ElementRef string
+	PageRef    string
+	Cells      []Cell
+}
+
+// Cell is one table cell at its grid position (0-based).
+type Cell struct {
+	Row, Column int
+	Text        string
+}
+
+// contains reports whether b lies inside the page (when its size is known).
+func (p Page) contains(b Box) bool {
+	if p.Width == 0 || p.Height == 0 {
+		return true
+	}
+	return b.X+b.W <= p.Width && b.Y+b.H <= p.Height
+}
+
+// checkBox fails closed on negative or empty boxes and on boxes outside a
+// page of known size.
+func checkBox(p Page, b Box) error {
+	if b.X < 0 || b.Y < 0 || b.W <= 0 || b.H <= 0 {
+		return fmt.Errorf("box [%d %d %d %d] is negative or empty", b.X, b.Y, b.W, b.H)
+	}
+	if !p.contains(b) {
+		return fmt.Errorf("box [%d %d %d %d] lies outside page %s (%dx%d)", b.X, b.Y, b.W, b.H, p.ID, p.Width, p.Height)
+	}
+	return nil
+}
+
+// validate checks a source's own structure: every element and table on a
+// known page, every box inside its page. Adapters call it, so a malformed
+// source is rejected whole rather than half used.
+func validate(pages []Page, els []Element, tables []Table) error {
+	byID := map[string]Page{}
+	for _, p := range pages {
+		byID[p.ID] = p
+	}
+	for _, e := range els {
+		p, ok := byID[e.PageRef]
+		if !ok {
+			return fmt.Errorf("element %s (%s) is on page %q, which the source does not have", e.ID, e.NativeID, e.PageRef)
+		}
+		if e.BBox != nil {
+			if err := checkBox(p, *e.BBox); err != nil {
+				return fmt.Errorf("element %s (%s): %w", e.ID, e.NativeID, err)
+			}
+		}
+	}
+	for _, t := range tables {
+		if _, ok := byID[t.PageRef]; !ok {
+			return fmt.Errorf("table %s is on page %q, which the source does not have", t.ID, t.PageRef)
+		}
+		for _, c := range t.Cells {
+			if c.Row < 0 || c.Column < 0 {
+				return fmt.Errorf("table %s has a cell at a negative position", t.ID)
+			}
+		}
+	}
+	return nil
+}
+
+// source is the one GroundingSource implementation the adapters fill.
+type source struct {
+	identity   Identity
+	caps       Capabilities
+	sourceFP   string
+	documentFP string
+	pages      []Page
+	elements   []Element
+	tables     []Table
+	latent     []string
+}
+
+func (s *source) Identity() Identity          { return s.identity }
+func (s *source) Capabilities() Capabilities  { return s.caps }
+func (s *source) SourceFingerprint() string   { return s.sourceFP }
+func (s *source) DocumentFingerprint() string { return s.documentFP }
+func (s *source) Pages() []Page               { return s.pages }
+func (s *source) Elements() []Element         { return s.elements }
+func (s *source) Tables() []Table             { return s.tables }
+func (s *source) Latent() []string            { return s.latent }
