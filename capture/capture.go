@@ -2,10 +2,13 @@ package capture
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"net/netip"
 	"time"
 
+	"github.com/sieve-dev/sieve/internal/blob"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"
 	"github.com/sieve-dev/sieve/internal/record"
@@ -31,6 +34,9 @@ type Capturer struct {
 	deny func(netip.Addr) bool
 	// lookup resolves a host name to addresses.
 	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
+
+	browser *Browser    // render and auto tiers; started on first use
+	blobs   *blob.Store // screenshots; nil when none are kept
 }
 
 // New returns a Capturer for opts (zero limits take the defaults).
@@ -61,8 +67,17 @@ func New(opts Options) *Capturer {
 	}
 	c.robotsClient = &http.Client{Transport: c.transport}
 	c.trace = newTrace(opts)
+	if opts.Tier != TierStatic {
+		c.browser = NewBrowser(opts.Browser, opts.Concurrency)
+		if opts.Browser.Blobs != "" {
+			c.blobs, _ = blob.Open(opts.Browser.Blobs) // the command checked it; nil keeps no screenshots
+		}
+	}
 	return c
 }
+
+// Browser is the render tier's browser, nil for --tier static.
+func (c *Capturer) Browser() *Browser { return c.browser }
 
 func newTrace(o Options) Trace {
 	return Trace{
@@ -79,8 +94,13 @@ func newTrace(o Options) Trace {
 	}
 }
 
-// Close releases idle connections.
-func (c *Capturer) Close() { c.transport.CloseIdleConnections() }
+// Close releases idle connections and stops the browser.
+func (c *Capturer) Close() {
+	c.transport.CloseIdleConnections()
+	if c.browser != nil {
+		c.browser.Close()
+	}
+}
 
 // Capture fetches t. A failed fetch is a Record with Error set, never an
 // error: failures are data for the later stages.
@@ -101,6 +121,9 @@ func (c *Capturer) Capture(ctx context.Context, t Target) Record {
 		c.captureFile(&rec, t.Path)
 	} else {
 		c.captureHTTP(ctx, &rec)
+	}
+	if c.opts.Tier != TierStatic {
+		c.tiered(ctx, &rec, t.URL)
 	}
 	rec.Timing.DurationMS = time.Since(start).Milliseconds()
 	return rec
@@ -132,10 +155,17 @@ func (c *Capturer) transform(ctx context.Context, line []byte) ([]byte, error) {
 	return out, nil
 }
 
+// sourceFingerprint is the EEF source fingerprint of the body bytes.
+func sourceFingerprint(body []byte) string {
+	sum := sha256.Sum256(body)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
 // fillBody records a received body: its size, media type and, for textual
 // types, its text as UTF-8.
 func fillBody(rec *Record, body []byte, truncated bool, contentType string) {
 	rec.BodyBytes = int64(len(body))
+	rec.SourceFingerprint = sourceFingerprint(body)
 	rec.Truncated = truncated
 	mt, label := mediaType(contentType, body)
 	rec.ContentType = mt

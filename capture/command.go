@@ -1,6 +1,8 @@
 package capture
 
 import (
+	"os"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/sieve-dev/sieve/internal/cliutil"
@@ -11,7 +13,7 @@ import (
 func Command() *cli.Command {
 	return &cli.Command{
 		Name:  "capture",
-		Usage: "fetch URLs and local files into capture records (static tier)",
+		Usage: "fetch URLs and local files into capture records (static, render or auto tier)",
 		UsageText: `sieve-capture [options] < targets > captures.jsonl
 
 Each input line is an http(s) URL, a local file path, or a JSON object with
@@ -49,6 +51,13 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "user-agent", Value: d.UserAgent, Usage: "User-Agent header (robots.txt is matched for the token \"sieve\")"},
 		&cli.IntFlag{Name: "retries", Value: d.Retries, Usage: "retries after HTTP 429, or 503 with Retry-After"},
 		&cli.DurationFlag{Name: "max-retry-wait", Value: d.MaxRetryWait, Usage: "longest Retry-After to wait for; longer ones are not retried"},
+		&cli.StringFlag{Name: "tier", Value: d.Tier, Usage: "static (HTTP only), render (Chromium), or auto (static, rendered when it reads as a shell or too thin)"},
+		&cli.StringFlag{Name: "chromium", Usage: "Chromium binary (default $SIEVE_CHROMIUM, else " + DefaultChromium + ")"},
+		&cli.DurationFlag{Name: "render-timeout", Value: d.Browser.Timeout, Usage: "whole browser read of one page"},
+		&cli.DurationFlag{Name: "settle", Value: d.Browser.Settle, Usage: "longest wait for a rendered page to settle (hydrate)"},
+		&cli.IntFlag{Name: "sweep-steps", Value: d.Browser.SweepSteps, Usage: "most viewport-high scroll steps of the lazy-content sweep"},
+		&cli.IntFlag{Name: "restart-every", Value: d.Browser.RestartEvery, Usage: "pages per browser process before it is restarted"},
+		&cli.StringFlag{Name: "blobs", Usage: "directory (content-addressed) for full-page screenshots of rendered pages; none kept when empty"},
 	}
 }
 
@@ -60,8 +69,16 @@ func run(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if opts.Browser.Blobs != "" {
+		if err := os.MkdirAll(opts.Browser.Blobs, 0o755); err != nil {
+			return cliutil.Usagef("--blobs: %v", err)
+		}
+	}
 	cp := New(opts)
 	defer cp.Close()
+	if err := cp.Ready(); err != nil {
+		return err
+	}
 	_, err = jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), cp.Stage())
 	return err
 }
@@ -81,7 +98,15 @@ func OptionsFrom(c *cli.Context) (Options, error) {
 		UserAgent:      c.String("user-agent"),
 		Retries:        c.Int("retries"),
 		MaxRetryWait:   c.Duration("max-retry-wait"),
+		Tier:           c.String("tier"),
 	}
+	o.Browser = DefaultBrowserOptions()
+	o.Browser.Bin = c.String("chromium")
+	o.Browser.Timeout = c.Duration("render-timeout")
+	o.Browser.Settle = c.Duration("settle")
+	o.Browser.SweepSteps = c.Int("sweep-steps")
+	o.Browser.RestartEvery = c.Int("restart-every")
+	o.Browser.Blobs = c.String("blobs")
 	return o, validate(o)
 }
 
@@ -101,6 +126,12 @@ func validate(o Options) error {
 		return cliutil.Usagef("--retries cannot be negative")
 	case o.UserAgent == "":
 		return cliutil.Usagef("--user-agent cannot be empty")
+	case o.Tier != TierStatic && o.Tier != TierRender && o.Tier != TierAuto:
+		return cliutil.Usagef("--tier must be static, render or auto, not %q", o.Tier)
+	case o.Browser.Timeout <= 0 || o.Browser.Settle <= 0:
+		return cliutil.Usagef("--render-timeout and --settle must be positive")
+	case o.Browser.SweepSteps < 1 || o.Browser.RestartEvery < 1:
+		return cliutil.Usagef("--sweep-steps and --restart-every must be at least 1")
 	}
 	return nil
 }

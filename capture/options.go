@@ -30,6 +30,9 @@ type Options struct {
 	UserAgent      string
 	Retries        int           // retries after 429, or 503 with Retry-After
 	MaxRetryWait   time.Duration // longest wait a Retry-After may ask for
+
+	Tier    string         // static | render | auto; "" is static (the command's default is auto)
+	Browser BrowserOptions // render tier
 }
 
 // DefaultUserAgent is the User-Agent header sent unless overridden.
@@ -48,6 +51,8 @@ func DefaultOptions() Options {
 		UserAgent:      DefaultUserAgent(),
 		Retries:        2,
 		MaxRetryWait:   30 * time.Second,
+		Tier:           TierAuto,
+		Browser:        DefaultBrowserOptions(),
 	}
 }
 
@@ -76,5 +81,9 @@ func (o Options) withDefaults() Options {
 	if o.Retries < 0 {
 		o.Retries = 0
 	}
+	if o.Tier == "" {
+		o.Tier = TierStatic // a library caller opts into a browser; the command defaults to auto
+	}
+	o.Browser = o.Browser.withDefaults()
 	return o
 }

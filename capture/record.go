@@ -15,21 +15,38 @@ type Record struct {
 	FinalURL      string `json:"final_url"`      // after redirects
 	Tier          string `json:"tier"`           // "static"
 
-	Status      int               `json:"status"`                 // HTTP status of the final response; 0 when none
-	Redirects   []Redirect        `json:"redirects"`              // each hop, in order
-	Headers     map[string]string `json:"headers"`                // lower-case names; the headers later stages read
-	ContentType string            `json:"content_type"`           // media type only, lower case ("text/html")
-	Charset     Charset           `json:"charset"`                // how the body was decoded
-	Body        string            `json:"body,omitempty"`         // the served document as UTF-8 (textual types only)
-	BodyBytes   int64             `json:"body_bytes"`             // bytes received (after content decoding, before transcoding)
-	Truncated   bool              `json:"truncated"`              // body cut at the size cap
-	BodyOmitted string            `json:"body_omitted,omitempty"` // why Body is empty although bytes arrived (binary type)
+	Status      int               `json:"status"`         // HTTP status of the final response; 0 when none
+	Redirects   []Redirect        `json:"redirects"`      // each hop, in order
+	Headers     map[string]string `json:"headers"`        // lower-case names; the headers later stages read
+	ContentType string            `json:"content_type"`   // media type only, lower case ("text/html")
+	Charset     Charset           `json:"charset"`        // how the body was decoded
+	Body        string            `json:"body,omitempty"` // the served document as UTF-8 (textual types only)
+	BodyBytes   int64             `json:"body_bytes"`     // bytes received (after content decoding, before transcoding)
+	// SourceFingerprint is "sha256:<hex>" over those same body bytes (after
+	// content decoding, before transcoding): the EEF source fingerprint.
+	// Absent when no body was received.
+	SourceFingerprint string `json:"source_fingerprint,omitempty"`
+	Truncated         bool   `json:"truncated"`              // body cut at the size cap
+	BodyOmitted       string `json:"body_omitted,omitempty"` // why Body is empty although bytes arrived (binary type)
 
 	Robots *Robots `json:"robots,omitempty"` // robots.txt verdict; nil when not checked
 	Error  *Error  `json:"error,omitempty"`  // why the fetch failed; nil on success
 
 	Timing Timing `json:"timing"`
 	Trace  Trace  `json:"trace"`
+
+	// Tier decision (render and auto tiers; absent for --tier static).
+	// TierScore is how well the static read stood on its own (0–1, higher is
+	// better); TierReason says why this tier was used; TierFellBack is set
+	// when the render tier was wanted but failed and the static read is kept.
+	TierScore    *float64 `json:"tier_score,omitempty"`
+	TierReason   string   `json:"tier_reason,omitempty"`
+	TierFellBack bool     `json:"tier_fell_back,omitempty"`
+	// Render holds the facts of a browser read (also of a failed one).
+	Render *Render `json:"render,omitempty"`
+	// DOM is the rendered page as the in-page walker read it: a flat
+	// pre-order node list, the shape of normalize's nodes. Render tier only.
+	DOM []DOMNode `json:"dom,omitempty"`
 }
 
 // Redirect is one hop of a redirect chain.
@@ -66,6 +83,7 @@ const (
 	ErrRateLimited      = "rate_limited" // 429 still after the allowed retries
 	ErrRead             = "read"         // the body broke off
 	ErrFile             = "file"         // a local file could not be read
+	ErrRender           = "render"       // the browser read failed (crash, timeout, no Chromium)
 )
 
 // Error says why a fetch failed.
@@ -92,4 +110,5 @@ type Trace struct {
 	Robots           bool              `json:"robots"`
 	AllowPrivate     bool              `json:"allow_private"`
 	Libraries        []version.Library `json:"libraries"`
+	Browser          *BrowserTrace     `json:"browser,omitempty"` // render tier: the browser and its settings
 }

@@ -29,15 +29,16 @@ func Build(rec *normalize.Record) *Record {
 	b.classify(share)
 
 	g := &Record{
-		Record:        record.KindGraph,
-		SchemaVersion: record.SchemaVersion,
-		URL:           rec.URL,
-		FinalURL:      rec.FinalURL,
-		Title:         pageTitle(rec, b.blocks),
-		Lang:          pageLang(rec.Doc.Lang),
-		DistilledAt:   rec.Capture.Timing.StartedAt,
-		Gaps:          []Gap{},
-		Structured:    map[string]any{},
+		Record:            record.KindGraph,
+		SchemaVersion:     record.SchemaVersion,
+		URL:               rec.URL,
+		FinalURL:          rec.FinalURL,
+		Title:             pageTitle(rec, b.blocks),
+		Lang:              pageLang(rec.Doc.Lang),
+		DistilledAt:       rec.Capture.Timing.StartedAt,
+		SourceFingerprint: rec.Capture.SourceFingerprint,
+		Gaps:              []Gap{},
+		Structured:        map[string]any{},
 	}
 	g.Blocks = finishBlocks(b.blocks)
 	g.Sections = assignSections(g.Blocks)
@@ -69,6 +70,7 @@ func Build(rec *normalize.Record) *Record {
 	notes = append(notes, ldNotes...)
 	g.Counts, g.Stats = counts(g, rec, t)
 	g.Audit = audit(g, rec, t, visible, notes)
+	applyRender(g, rec)
 	g.Provenance = provenance(rec)
 	g.Guidance = guidance(g)
 	return g
@@ -495,6 +497,9 @@ func provenance(rec *normalize.Record) Provenance {
 		p.Tier = "static"
 	}
 	p.TierReason = "static tier: the served document was read without a browser"
+	if c := rec.Capture; c.TierReason != "" {
+		p.TierReason, p.TierScore, p.TierFellBack = c.TierReason, c.TierScore, c.TierFellBack
+	}
 	libs := append([]version.Library{}, rec.Capture.Trace.Libraries...)
 	libs = append(libs, version.Of("golang.org/x/net", "github.com/andybalholm/cascadia", "github.com/aymerick/douceur", "golang.org/x/text", "github.com/tidwall/gjson")...)
 	libs = append(libs, version.Codec())

@@ -56,7 +56,12 @@ func decideOutcome(s *signals) (Outcome, []string) {
 	if c.Error == nil && c.Status >= 400 {
 		add(StatusBlocked, StatusBlocked, fmt.Sprintf("the server answered HTTP %d", c.Status))
 	}
-	shellSignals(s, add)
+	if c.Tier == "render" {
+		renderSignals(s, found, add)
+	} else {
+		shellSignals(s, add)
+	}
+	fellBackSignal(c, add)
 	out := Outcome{Status: StatusOK, Evidence: []string{}, HTTPStatus: c.Status}
 	var notes []string
 	for _, key := range precedence {

@@ -18,6 +18,10 @@ type Record struct {
 	Summary       string  `json:"summary"`
 	Lang          string  `json:"lang,omitempty"`
 	ContentHash   string  `json:"content_hash"`
+	// SourceFingerprint is the capture's: "sha256:<hex>" over the served
+	// body bytes (after content decoding, before transcoding). Absent when
+	// no body was received. Not part of content_hash.
+	SourceFingerprint string `json:"source_fingerprint,omitempty"`
 	// DistilledAt is when the page was read (the capture's start), RFC 3339
 	// UTC. Volatile: it is not part of content_hash.
 	DistilledAt string `json:"distilled_at"`

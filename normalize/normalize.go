@@ -45,6 +45,9 @@ func Normalize(rec *capture.Record) (*Record, error) {
 			return nil, err
 		}
 	}
+	if len(rec.DOM) > 0 {
+		readDOM(out, rec) // render tier: the rendered nodes replace the served ones
+	}
 	return out, nil
 }
 
@@ -64,19 +67,24 @@ func newRecord(rec *capture.Record) *Record {
 		FinalURL:          rec.FinalURL,
 		NormalizerVersion: textnorm.Version,
 		Capture: CaptureInfo{
-			Tier:        rec.Tier,
-			Status:      rec.Status,
-			Redirects:   redirects,
-			Headers:     headers,
-			ContentType: rec.ContentType,
-			Charset:     rec.Charset,
-			BodyBytes:   rec.BodyBytes,
-			Truncated:   rec.Truncated,
-			BodyOmitted: rec.BodyOmitted,
-			Robots:      rec.Robots,
-			Error:       rec.Error,
-			Timing:      rec.Timing,
-			Trace:       rec.Trace,
+			Tier:              rec.Tier,
+			Status:            rec.Status,
+			Redirects:         redirects,
+			Headers:           headers,
+			ContentType:       rec.ContentType,
+			Charset:           rec.Charset,
+			BodyBytes:         rec.BodyBytes,
+			SourceFingerprint: rec.SourceFingerprint,
+			Truncated:         rec.Truncated,
+			BodyOmitted:       rec.BodyOmitted,
+			Robots:            rec.Robots,
+			Error:             rec.Error,
+			Timing:            rec.Timing,
+			Trace:             rec.Trace,
+			TierScore:         rec.TierScore,
+			TierReason:        rec.TierReason,
+			TierFellBack:      rec.TierFellBack,
+			Render:            rec.Render,
 		},
 		Doc:   Doc{Lang: contentLanguage(headers)},
 		Nodes: []Node{},

@@ -26,12 +26,19 @@ type CaptureInfo struct {
 	ContentType string             `json:"content_type"`
 	Charset     capture.Charset    `json:"charset"`
 	BodyBytes   int64              `json:"body_bytes"`
-	Truncated   bool               `json:"truncated"`
-	BodyOmitted string             `json:"body_omitted,omitempty"`
-	Robots      *capture.Robots    `json:"robots,omitempty"`
-	Error       *capture.Error     `json:"error,omitempty"`
-	Timing      capture.Timing     `json:"timing"`
-	Trace       capture.Trace      `json:"trace"`
+	// SourceFingerprint is the capture's source_fingerprint.
+	SourceFingerprint string          `json:"source_fingerprint,omitempty"`
+	Truncated         bool            `json:"truncated"`
+	BodyOmitted       string          `json:"body_omitted,omitempty"`
+	Robots            *capture.Robots `json:"robots,omitempty"`
+	Error             *capture.Error  `json:"error,omitempty"`
+	Timing            capture.Timing  `json:"timing"`
+	Trace             capture.Trace   `json:"trace"`
+	// The tier decision and the browser read (render and auto tiers).
+	TierScore    *float64        `json:"tier_score,omitempty"`
+	TierReason   string          `json:"tier_reason,omitempty"`
+	TierFellBack bool            `json:"tier_fell_back,omitempty"`
+	Render       *capture.Render `json:"render,omitempty"`
 }
 
 // Node is one DOM node in document (pre-)order: an element or a text node.
@@ -75,18 +82,20 @@ type Box struct {
 
 // Hidden reason codes (static tier).
 const (
-	HiddenAttr       = "hidden_attribute" // the hidden attribute
-	HiddenDisplay    = "display_none"
-	HiddenVisibility = "visibility_hidden" // visibility:hidden or collapse
-	HiddenOpacity    = "opacity_zero"
-	HiddenOffscreen  = "offscreen" // positioned far outside the page
-	HiddenClip       = "clipped"   // clip / clip-path to nothing
-	HiddenFontSize   = "zero_font_size"
-	HiddenZeroSize   = "zero_size"          // width/height 0 with overflow hidden
-	HiddenDetails    = "collapsed_details"  // content of a closed <details>
-	HiddenSROnly     = "screen_reader_only" // sr-only / visually-hidden classes
-	HiddenDialog     = "closed_dialog"      // <dialog> without open
-	HiddenInput      = "hidden_input"       // <input type=hidden>
+	HiddenAttr        = "hidden_attribute" // the hidden attribute
+	HiddenDisplay     = "display_none"
+	HiddenVisibility  = "visibility_hidden" // visibility:hidden or collapse
+	HiddenOpacity     = "opacity_zero"
+	HiddenOffscreen   = "offscreen" // positioned far outside the page
+	HiddenClip        = "clipped"   // clip / clip-path to nothing
+	HiddenFontSize    = "zero_font_size"
+	HiddenZeroSize    = "zero_size"          // width/height 0 with overflow hidden
+	HiddenDetails     = "collapsed_details"  // content of a closed <details>
+	HiddenSROnly      = "screen_reader_only" // sr-only / visually-hidden classes
+	HiddenDialog      = "closed_dialog"      // <dialog> without open
+	HiddenInput       = "hidden_input"       // <input type=hidden>
+	HiddenSameColor   = "same_color"         // render tier: text colour equal to its background
+	HiddenNotRendered = "not_rendered"       // render tier: checkVisibility() false, no other reason found
 )
 
 // Doc holds document-level facts.

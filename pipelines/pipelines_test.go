@@ -47,13 +47,13 @@ func runRecipe(t *testing.T, bindir, script, input string, env ...string) []stri
 	t.Helper()
 	out := t.TempDir()
 	cmd := exec.Command("sh", script)
-	cmd.Env = append(os.Environ(), "PATH="+bindir+":"+os.Getenv("PATH"), "OUT="+out, "CAPTURE_ARGS=--allow-private")
+	cmd.Env = append(os.Environ(), "PATH="+bindir+":"+os.Getenv("PATH"), "OUT="+out, "CAPTURE_ARGS=--tier static --allow-private")
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin = strings.NewReader(input)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if script == "static.sh" {
-		cmd.Args = append(cmd.Args, "--allow-private")
+		cmd.Args = append(cmd.Args, "--tier", "static", "--allow-private")
 	}
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%s: %v\n%s", script, err, stderr.String())

@@ -20,7 +20,7 @@ for f in "$BENCH"/scrapinghub/html/*.gz; do
   b=$(basename "$f" .gz)
   gunzip -c "$f" >"$work/pages/$b"
 done
-ls "$work"/pages/*.html | "$BIN/sieve-capture" >"$work/capture.jsonl"
+ls "$work"/pages/*.html | "$BIN/sieve-capture" --tier static >"$work/capture.jsonl"
 pages=$(wc -l <"$work/capture.jsonl")
 
 run() { # run ROUNDS: stream the captures ROUNDS times, print stats

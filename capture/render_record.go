@@ -1,0 +1,68 @@
+package capture
+
+// Tiers a capture can run.
+const (
+	TierRender = "render" // a real browser read (Chromium)
+	TierAuto   = "auto"   // static first, render when the static read scores as a shell or too thin
+)
+
+// Render is what a browser read of a page saw, beside the walker's nodes.
+// waited_ms and the timing-like fields are volatile: they differ per run.
+type Render struct {
+	Status            int        `json:"status"`    // HTTP status of the main document as the browser saw it
+	FinalURL          string     `json:"final_url"` // document URL after redirects and script navigation
+	Title             string     `json:"title"`     // document.title after rendering
+	Lang              string     `json:"lang,omitempty"`
+	WaitedMS          int64      `json:"waited_ms"` // from navigation to the end of the settle wait
+	Settled           string     `json:"settled"`   // quiet | text | cap: what ended the settle wait
+	Hydrated          bool       `json:"hydrated"`  // the page's visible text grew after the load event
+	ReachedBottom     bool       `json:"reached_bottom"`
+	Checkpoints       int        `json:"checkpoints"`                  // scroll steps of the sweep
+	PageHeight        int        `json:"page_height"`                  // CSS px after the sweep
+	Screenshot        string     `json:"screenshot,omitempty"`         // blob key (sha256:…) of the PNG
+	ScreenshotClipped bool       `json:"screenshot_clipped,omitempty"` // taller than the cap: the top part only
+	FrameGaps         []FrameGap `json:"frame_gaps"`                   // frames the walker could not enter
+	Error             *Error     `json:"error,omitempty"`              // why the browser read failed (kind "render")
+}
+
+// FrameGap is an embedded frame the walker could not read (cross-origin).
+type FrameGap struct {
+	Src    string `json:"src"`
+	Reason string `json:"reason"`
+}
+
+// DOMNode is one rendered node: an element or a text node ("#text"), in
+// pre-order with the parent's index. Role, level and path are derived by
+// normalize, as for served HTML.
+type DOMNode struct {
+	Parent     int               `json:"parent"`
+	Tag        string            `json:"tag"`
+	Text       string            `json:"text,omitempty"`
+	Attrs      map[string]string `json:"attrs,omitempty"`
+	Hidden     string            `json:"hidden,omitempty"`      // own visibility verdict (a normalize reason code)
+	HiddenRule string            `json:"hidden_rule,omitempty"` // the computed-style evidence
+	Source     string            `json:"source,omitempty"`      // "canvas_fallback" under <canvas>; else dom
+	Box        *Box              `json:"box,omitempty"`         // page coordinates, CSS px
+}
+
+// Box is a page-coordinate border box in CSS pixels, rounded.
+type Box struct {
+	X int `json:"x"`
+	Y int `json:"y"`
+	W int `json:"w"`
+	H int `json:"h"`
+}
+
+// BrowserTrace is what shaped a browser read, so it can be replayed.
+type BrowserTrace struct {
+	Chromium        string   `json:"chromium"`      // product/version the browser reports
+	UserAgent       string   `json:"user_agent"`    // the browser's own User-Agent
+	WalkerSHA256    string   `json:"walker_sha256"` // hash of the in-page walker script
+	Viewport        string   `json:"viewport"`      // WxH CSS px
+	Locale          string   `json:"locale"`
+	Timezone        string   `json:"timezone"`
+	Flags           []string `json:"flags"`       // every command-line flag given to Chromium
+	SettleMS        int64    `json:"settle_ms"`   // the settle-wait cap
+	SweepSteps      int      `json:"sweep_steps"` // the sweep cap
+	RenderTimeoutMS int64    `json:"render_timeout_ms"`
+}

@@ -1,0 +1,239 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// staticRead is what the tier decision knows about a static read.
+type staticRead struct {
+	chars    int    // visible text characters (served HTML, scripts not run)
+	scripts  int    // <script> elements
+	mount    string // an empty application mount point, if any
+	vendor   string // a bot-protection marker, if any
+	noscript bool   // a <noscript> asks for JavaScript
+}
+
+// Escalation thresholds: a static read is a shell below shellChars of
+// text with scripts, and thin below fullChars.
+const (
+	shellChars = 200
+	fullChars  = 1500
+)
+
+var mountIDs = map[string]bool{"root": true, "app": true, "__next": true, "__nuxt": true, "___gatsby": true, "svelte": true, "main-app": true, "app-root": true}
+
+var challengeMarkers = []string{"challenge-platform", "cf-chl", "_cf_chl_opt", "turnstile", "hcaptcha", "px-captcha", "captcha-delivery", "_incapsula_resource", "datadome", "awswaf"}
+
+// decideTier scores a static capture and says whether to render it:
+// score is 0–1, how well the static read stands on its own.
+func decideTier(rec *Record) (score *float64, render bool, reason string) {
+	if rec.Error != nil {
+		return nil, false, "the static fetch failed (" + rec.Error.Kind + "): there is nothing to render"
+	}
+	if rec.ContentType != "text/html" && rec.ContentType != "application/xhtml+xml" {
+		return nil, false, fmt.Sprintf("content type %q is read as served", rec.ContentType)
+	}
+	s := scanStatic(rec.Body)
+	v := math.Round(math.Min(1, float64(s.chars)/fullChars)*100) / 100
+	if s.scripts == 0 {
+		v = 1
+	}
+	if s.vendor != "" || strings.EqualFold(rec.Headers["cf-mitigated"], "challenge") {
+		v = 0
+	}
+	score = &v
+	facts := fmt.Sprintf("%d characters of visible text, %d scripts", s.chars, s.scripts)
+	if s.mount != "" {
+		facts += ", empty mount point " + s.mount
+	}
+	if s.vendor != "" {
+		facts += ", bot-protection marker " + s.vendor
+	}
+	switch {
+	case s.scripts == 0:
+		return score, false, "static read kept: " + facts + " (no scripts could change it)"
+	case rec.Status >= 400 && v > 0:
+		return score, false, fmt.Sprintf("static read kept: HTTP %d without challenge markers", rec.Status)
+	case s.chars < shellChars || s.mount != "" || v == 0:
+		return score, true, fmt.Sprintf("static read scored %.2f (%s): rendered", v, facts)
+	}
+	return score, false, fmt.Sprintf("static read scored %.2f (%s): kept", v, facts)
+}
+
+// scanStatic reads the facts decideTier needs from served HTML.
+func scanStatic(body string) staticRead {
+	var s staticRead
+	doc, err := html.Parse(strings.NewReader(body))
+	if err != nil {
+		return s
+	}
+	var visit func(n *html.Node, hidden bool)
+	visit = func(n *html.Node, hidden bool) {
+		switch n.Type {
+		case html.TextNode:
+			if !hidden {
+				s.chars += utf8.RuneCountInString(strings.Join(strings.Fields(n.Data), " "))
+			}
+			return
+		case html.ElementNode:
+			switch n.DataAtom {
+			case atom.Script:
+				s.scripts++
+				s.marker(textOf(n) + " " + attrOf(n, "src"))
+				return
+			case atom.Noscript:
+				s.noscript = s.noscript || strings.Contains(strings.ToLower(textOf(n)), "javascript")
+				return
+			case atom.Style, atom.Template, atom.Head:
+				s.headScripts(n)
+				return
+			}
+			s.marker(attrOf(n, "class") + " " + attrOf(n, "id") + " " + attrOf(n, "src"))
+			hidden = hidden || hasAttrOf(n, "hidden") || strings.Contains(strings.ReplaceAll(attrOf(n, "style"), " ", ""), "display:none")
+			if id := attrOf(n, "id"); s.mount == "" && mountIDs[id] && strings.TrimSpace(textOf(n)) == "" {
+				s.mount = fmt.Sprintf("<%s id=%q>", n.Data, id)
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			visit(c, hidden)
+		}
+	}
+	visit(doc, false)
+	return s
+}
+
+// headScripts counts the scripts inside head (visit skips head's text).
+func (s *staticRead) headScripts(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.DataAtom == atom.Script {
+			s.scripts++
+			s.marker(textOf(c) + " " + attrOf(c, "src"))
+		}
+	}
+}
+
+func (s *staticRead) marker(text string) {
+	if s.vendor != "" || text == "" {
+		return
+	}
+	low := strings.ToLower(text)
+	for _, m := range challengeMarkers {
+		if strings.Contains(low, m) {
+			s.vendor = m
+			return
+		}
+	}
+}
+
+func textOf(n *html.Node) string {
+	var sb strings.Builder
+	var f func(*html.Node)
+	f = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			sb.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && (c.DataAtom == atom.Script || c.DataAtom == atom.Style) && n.DataAtom != atom.Script {
+				continue
+			}
+			f(c)
+		}
+	}
+	f(n)
+	return sb.String()
+}
+
+func attrOf(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func hasAttrOf(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Ready reports a setup error before any target is read: --tier render
+// without a usable Chromium fails here, once and fast. (--tier auto falls
+// back to the static read page by page instead.)
+func (c *Capturer) Ready() error {
+	if c.opts.Tier != TierRender {
+		return nil
+	}
+	return c.browser.Start()
+}
+
+// tiered applies the render tier to a finished static capture, as the
+// tier option asks: rendering it, keeping it, or keeping it because the
+// browser read failed (tier_fell_back).
+func (c *Capturer) tiered(ctx context.Context, rec *Record, target string) {
+	score, want, reason := decideTier(rec)
+	rec.TierScore, rec.TierReason = score, reason
+	if c.opts.Tier == TierRender && rec.Error == nil && (rec.ContentType == "text/html" || rec.ContentType == "application/xhtml+xml") {
+		want, rec.TierReason = true, "--tier render: "+reason
+	}
+	if !want || c.browser == nil {
+		return
+	}
+	var store blobPutter // a nil *blob.Store must stay a nil interface
+	if c.blobs != nil {
+		store = c.blobs
+	}
+	r, err := c.browser.read(ctx, target, store)
+	if err != nil {
+		rec.TierFellBack = true
+		rec.TierReason += "; the browser read failed, the static read is kept"
+		rec.Render = &Render{FrameGaps: []FrameGap{}, Error: &Error{Kind: ErrRender, Message: err.Error()}}
+		return
+	}
+	c.mergeRender(rec, r)
+}
+
+// mergeRender makes rec the render-tier capture: the browser's view of the
+// main document and the walker's nodes; the served body stays (its bytes
+// are what source_fingerprint covers).
+func (c *Capturer) mergeRender(rec *Record, r *pageRead) {
+	rec.Tier = TierRender
+	rec.Trace.Tier = TierRender
+	rec.Trace.Browser = c.browserTrace()
+	if r.status > 0 {
+		rec.Status, rec.Redirects, rec.Headers = r.status, r.redirects, r.headers
+	}
+	if r.finalURL != "" {
+		rec.FinalURL = r.finalURL
+	}
+	rec.DOM = r.nodes
+	rec.Render = &r.render
+}
+
+func (c *Capturer) browserTrace() *BrowserTrace {
+	v := c.browser.Version()
+	o := c.browser.opts
+	return &BrowserTrace{
+		Chromium:        v.Product,
+		UserAgent:       v.UserAgent,
+		WalkerSHA256:    WalkerSHA256,
+		Viewport:        fmt.Sprintf("%dx%d", o.Width, o.Height),
+		Locale:          o.Locale,
+		Timezone:        o.Timezone,
+		Flags:           c.browser.Flags(),
+		SettleMS:        o.Settle.Milliseconds(),
+		SweepSteps:      o.SweepSteps,
+		RenderTimeoutMS: o.Timeout.Milliseconds(),
+	}
+}
