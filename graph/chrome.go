@@ -11,6 +11,7 @@ import (
 type zone struct {
 	node    int
 	chrome  string // chrome kind, "" when no ancestor signals chrome
+	signal  int    // the element that gave the chrome signal
 	reason  string // the signal, for the block's reason
 	main    bool   // inside <main> / role=main
 	article bool   // inside <article> / role=article / itemprop=articleBody
@@ -27,14 +28,14 @@ func (z zone) enter(t *tree, i int) zone {
 		z.article = true
 	}
 	if kind, why := landmarkChrome(n.Tag, n.Role, z.article || z.main); kind != "" {
-		z.chrome, z.reason = kind, why
+		z.chrome, z.reason, z.signal = kind, why, i
 		return z
 	}
 	if kind, tok := tokenChrome(t.tokens[i]); kind != "" {
 		// A class name is a weaker signal than a landmark: inside the main
 		// article it only counts for kinds that never carry the article.
 		if !(z.article || z.main) || strongInsideArticle[kind] {
-			z.chrome, z.reason = kind, "class/id \""+tok+"\""
+			z.chrome, z.reason, z.signal = kind, "class/id \""+tok+"\"", i
 		}
 	}
 	return z
@@ -105,12 +106,55 @@ func tokenChrome(tokens []string) (kind, tok string) {
 	return "", ""
 }
 
-// classify decides content vs chrome for every block and says why.
+// classify decides content vs chrome for every block and says why. With a
+// main-content container (classify.go) the container decides; without one
+// the landmark rules alone do.
 func (b *builder) classify(mainShare float64) {
+	c := b.findContainer()
 	for i := range b.blocks {
 		d := &b.blocks[i]
-		d.Role, d.Chrome, d.Reason = decide(d, mainShare)
+		if c.node < 0 {
+			d.Role, d.Chrome, d.Reason = decide(d, mainShare)
+			continue
+		}
+		d.Role, d.Chrome, d.Reason = b.decideIn(&c, d)
 	}
+}
+
+// decideIn labels a block against the main-content container.
+func (b *builder) decideIn(c *container, d *draft) (role, kind, reason string) {
+	z := d.zone
+	if !c.holds(b.t, d.node) {
+		if z.chrome != "" {
+			return "chrome", z.chrome, z.reason
+		}
+		return "chrome", "outside_content", "outside the main content " + c.desc
+	}
+	// A chrome word on an element that wraps the best-scoring container
+	// (a "menu-push" page wrapper) is outvoted by the text inside it.
+	if z.chrome != "" && !c.inside(b.t, c.core, z.signal) {
+		return "chrome", z.chrome, z.reason
+	}
+	if kind, why := blockChrome(d); kind != "" {
+		return "chrome", kind, why
+	}
+	return "content", "", "inside the main content " + c.desc
+}
+
+// blockChrome is what a block's own text says: a short run of links, or a
+// copyright line.
+func blockChrome(d *draft) (kind, reason string) {
+	chars := utf8.RuneCountInString(d.Text)
+	if chars > 0 && d.Type != TypeHeading {
+		density := float64(d.linkChars) / float64(chars)
+		if density >= 0.7 && chars < 300 {
+			return "link_list", "mostly link text (" + ratio(density) + ")"
+		}
+	}
+	if isBoilerplate(d.Text) {
+		return "footer", "boilerplate line (copyright/rights notice)"
+	}
+	return "", ""
 }
 
 func decide(d *draft, mainShare float64) (role, kind, reason string) {

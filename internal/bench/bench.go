@@ -36,7 +36,9 @@ func LoadCaptures(set, tmp string, limit int) ([]*capture.Record, error) {
 	if limit > 0 && len(files) > limit {
 		files = files[:limit]
 	}
-	cp := capture.New(capture.DefaultOptions())
+	opts := capture.DefaultOptions()
+	opts.Tier = capture.TierStatic // the static pipeline is measured here
+	cp := capture.New(opts)
 	defer cp.Close()
 	var recs []*capture.Record
 	for _, f := range files {

@@ -9,12 +9,14 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/sieve-dev/sieve/anchor"
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/jsonl"
 	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/render"
+	"github.com/sieve-dev/sieve/verify"
 )
 
 // Command is the sieve program.
@@ -28,6 +30,8 @@ func Command() *cli.Command {
 			normalize.Command(),
 			graph.Command(),
 			render.Command(),
+			verify.Command(),
+			anchor.EvidenceCommand(),
 		},
 	}
 }
@@ -36,7 +40,7 @@ func Command() *cli.Command {
 func Distill() *cli.Command {
 	flags := append(capture.Flags(), &cli.StringFlag{
 		Name: "out", Value: "artifacts", Usage: "directory the artifact directories are written under",
-	})
+	}, &cli.BoolFlag{Name: "no-evidence", Usage: "do not write the EEF bundle (evidence/)"}, render.FormatFlag())
 	return &cli.Command{
 		Name:  "distill",
 		Usage: "turn URLs or local HTML files into sieve artifacts in one process",
@@ -50,7 +54,12 @@ Example:
 artifacts are byte for byte what the four stage binaries give when piped.
 Targets come from the arguments, or from stdin (one per line) when there are
 none. Exit status: 0 when every target gave an artifact, 1 when some target
-became an error record, 2 on bad usage.`,
+became an error record, 2 on bad usage.
+
+With --format text each artifact also gets index.txt, and stdout carries the
+main content of each target as plain text (one block per line, targets one
+after another) instead of the artifact lines; a target that failed prints its
+error record on stderr.`,
 		Flags:  flags,
 		Action: distill,
 	}
@@ -66,11 +75,24 @@ func distill(c *cli.Context) error {
 	}
 	cp := capture.New(opts)
 	defer cp.Close()
-	chain := jsonl.Chain("distill", cp.Stage(), normalize.Stage(), graph.Stage(), render.Stage(render.Options{Out: c.String("out")}))
+	if err := cp.Ready(); err != nil {
+		return err
+	}
+	text, err := render.TextFormat(c.String("format"))
+	if err != nil {
+		return err
+	}
+	chain := jsonl.Chain("distill", cp.Stage(), normalize.Stage(), graph.Stage(), render.Stage(render.Options{Out: c.String("out"), NoEvidence: c.Bool("no-evidence"), Text: text}))
 	var in io.Reader = cliutil.Stdin(c)
 	if c.NArg() > 0 {
 		in = strings.NewReader(strings.Join(c.Args().Slice(), "\n") + "\n")
 	}
-	_, err = jsonl.Run(c.Context, in, cliutil.Stdout(c), cliutil.Stderr(c), chain)
+	var out io.Writer = cliutil.Stdout(c)
+	if text {
+		tw := &textWriter{out: out, errs: cliutil.Stderr(c)}
+		defer tw.Flush()
+		out = tw
+	}
+	_, err = jsonl.Run(c.Context, in, out, cliutil.Stderr(c), chain)
 	return err
 }

@@ -1,0 +1,97 @@
+// Command quality runs sieve's text mode, and optionally the Go peers, over
+// the shared main-content evaluation sets and writes one <id>.txt per page
+// and system for ../shared/bench/score.py. It lives in its own module so
+// that the peers never enter sieve's dependencies. scripts/bench-quality.sh
+// runs it and scores the output; see `make bench-quality`.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/internal/bench"
+)
+
+// extractor turns one captured page into its main-content text.
+type extractor struct {
+	name string
+	run  func(p bench.Page, rec *capture.Record) (string, error)
+}
+
+func main() {
+	out := flag.String("out", ".bench/quality", "write DIR/<set>/<system>/<id>.txt")
+	sets := flag.String("sets", bench.SetScrapinghub+","+bench.SetTrafilatura, "comma-separated evaluation sets")
+	peers := flag.Bool("peers", false, "also run the Go peers (go-readability v2, go-trafilatura)")
+	flag.Parse()
+	systems := []extractor{{"sieve", func(_ bench.Page, rec *capture.Record) (string, error) { return bench.SieveText(rec) }}}
+	if *peers {
+		systems = append(systems, peerExtractors()...)
+	}
+	for _, set := range strings.Split(*sets, ",") {
+		if err := runSet(set, *out, systems); err != nil {
+			fmt.Fprintln(os.Stderr, "quality:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+// runSet captures every page once (untimed: it is I/O), then times each
+// system over the whole set in one process and writes its texts.
+func runSet(set, out string, systems []extractor) error {
+	pages, err := bench.LoadTruth(set)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "sieve-quality-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	cp := capture.New(capture.DefaultOptions())
+	defer cp.Close()
+	recs := make([]*capture.Record, len(pages))
+	for i, p := range pages {
+		if recs[i], err = bench.CapturePage(cp, set, tmp, p); err != nil {
+			return err
+		}
+	}
+	for _, sys := range systems {
+		texts := make([]string, len(pages))
+		failed := 0
+		start := time.Now()
+		for i, p := range pages {
+			t, err := sys.run(p, recs[i])
+			if err != nil {
+				failed++
+			}
+			texts[i] = t
+		}
+		secs := time.Since(start).Seconds()
+		dir := filepath.Join(out, set, sys.name)
+		if err := writeTexts(dir, pages, texts); err != nil {
+			return err
+		}
+		fmt.Printf("%s\t%s\t%d pages\t%.2f s\t%.0f pages/s\t%d failed\n", set, sys.name, len(pages), secs, float64(len(pages))/secs, failed)
+	}
+	return nil
+}
+
+func writeTexts(dir string, pages []bench.Page, texts []string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, p := range pages {
+		if err := os.WriteFile(filepath.Join(dir, p.ID+".txt"), []byte(texts[i]), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

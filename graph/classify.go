@@ -1,0 +1,336 @@
+package graph
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// The main-content container. Like readability, every substantial text
+// block scores the elements above it (its parent fully, its grandparent
+// half, further ancestors less); class/id words, landmarks and
+// schema.org articleBody adjust an element's score, its link density
+// scales it down, and the best element is the container. Blocks inside it
+// are content unless a strong chrome signal says otherwise; blocks outside
+// it are chrome unless they look like prose that belongs with it. One pass
+// over the blocks and their ancestors: O(blocks × depth).
+
+// nodeStat is what the blocks under one element add up to.
+type nodeStat struct {
+	chars     int
+	linkChars int
+	score     float64 // from the text under the element
+	markup    float64 // from the element's own tag, role and class/id words
+	scored    bool
+}
+
+// container is the chosen main-content element and the facts the per-block
+// decision needs.
+type container struct {
+	node int // -1 when the page has no clear container
+	core int // the best-scoring element, before widening
+	// siblings of node that belong with it (an article split in parts)
+	siblings []int
+	desc     string
+	stats    []nodeStat
+	depth    []int
+}
+
+// minContainerChars is the least text a container must hold to be trusted;
+// below it the landmark rules alone decide.
+const minContainerChars = 200
+
+func (b *builder) findContainer() container {
+	t := b.t
+	c := container{node: -1, stats: make([]nodeStat, len(t.nodes)), depth: make([]int, len(t.nodes))}
+	for i := range t.nodes {
+		if p := t.nodes[i].Parent; p >= 0 && p < i {
+			c.depth[i] = c.depth[p] + 1
+		}
+	}
+	for k := range b.blocks {
+		d := &b.blocks[k]
+		if d.node < 0 {
+			continue
+		}
+		chars := utf8.RuneCountInString(d.Text)
+		for a := d.node; a >= 0; a = t.nodes[a].Parent {
+			c.stats[a].chars += chars
+			c.stats[a].linkChars += d.linkChars
+		}
+	}
+	// Like readability, first ignore text already inside a chrome zone;
+	// when that leaves no convincing container (the article sits in a
+	// wrapper with a chrome word), count everything.
+	first, score := b.rank(&c, true)
+	all, allScore := b.rank(&c, false)
+	skip := true
+	if first < 0 || c.stats[first].chars < 500 || allScore > 3*score {
+		first, score, all, skip = all, allScore, first, false
+	}
+	best := -1
+	for _, cand := range []int{first, all} {
+		if cand >= 0 && c.stats[c.widen(t, cand)].chars >= minContainerChars {
+			best = cand
+			break
+		}
+		skip = !skip
+	}
+	if best < 0 {
+		return c
+	}
+	b.rank(&c, skip) // the scores of the phase that won, for siblings
+	score = c.stats[best].score
+	c.core = best
+	best = c.widen(t, best)
+	c.node = best
+	c.desc = describe(t, best)
+	c.siblings = c.siblingsOf(t, best, max(score, c.stats[best].score))
+	if len(c.siblings) > 0 {
+		c.desc += " (and " + itoa(len(c.siblings)) + " sibling elements)"
+	}
+	return c
+}
+
+// siblingsOf are the container's siblings that belong with it, as
+// readability has them: an article split over several elements of the
+// same class, or prose paragraphs beside the container.
+func (c *container) siblingsOf(t *tree, best int, top float64) []int {
+	p := t.nodes[best].Parent
+	if p < 0 {
+		return nil
+	}
+	threshold := max(10, top*0.2)
+	class := t.nodes[best].Attrs["class"]
+	var out []int
+	for _, s := range t.children[p] {
+		if s == best || t.nodes[s].Tag == "#text" {
+			continue
+		}
+		st := c.stats[s]
+		bonus := 0.0
+		if class != "" && t.nodes[s].Attrs["class"] == class {
+			bonus = top * 0.2
+		}
+		ld := c.linkDensity(s)
+		switch {
+		case st.scored && st.score+bonus >= threshold:
+		case st.chars > 80 && ld < 0.25 && t.nodes[s].Tag == "p":
+		default:
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// rank scores every element and returns the best one and its score.
+func (b *builder) rank(c *container, skipChrome bool) (int, float64) {
+	for i := range c.stats {
+		c.stats[i].score, c.stats[i].markup, c.stats[i].scored = 0, 0, false
+	}
+	for k := range b.blocks {
+		if d := &b.blocks[k]; !skipChrome || d.zone.chrome == "" {
+			b.scoreBlock(c, d)
+		}
+	}
+	best, bestScore := -1, 0.0
+	for i := range c.stats {
+		s := &c.stats[i]
+		if !s.scored {
+			continue
+		}
+		// Markup can at most double what the text earned: a tiny
+		// "content" div does not outrank the article.
+		s.score = (s.score + min(s.markup, s.score)) * (1 - c.linkDensity(i))
+		if s.score > bestScore {
+			best, bestScore = i, s.score
+		}
+	}
+	return best, bestScore
+}
+
+// scoreBlock adds one text block's score to its ancestors.
+func (b *builder) scoreBlock(c *container, d *draft) {
+	if d.node < 0 || (d.Type != TypeParagraph && d.Type != TypeQuote && d.Type != TypeCode && d.Type != TypeListItem) {
+		return
+	}
+	chars := utf8.RuneCountInString(d.Text)
+	if chars < 25 || float64(d.linkChars) > 0.5*float64(chars) {
+		return
+	}
+	s := 1 + float64(commas(d.Text)) + min(float64(chars)/100, 3)
+	if d.Type == TypeListItem {
+		s /= 2
+	}
+	t := b.t
+	a := t.nodes[d.node].Parent
+	if d.Type == TypeListItem && a >= 0 {
+		a = t.nodes[a].Parent // the list's parent holds the item
+	}
+	for level := 0; a >= 0 && level < 5; level++ {
+		st := &c.stats[a]
+		if !st.scored {
+			st.scored = true
+			st.markup = b.initialScore(a)
+		}
+		switch level {
+		case 0:
+			st.score += s
+		case 1:
+			st.score += s / 2
+		default:
+			st.score += s / float64(level*3)
+		}
+		a = t.nodes[a].Parent
+	}
+}
+
+// initialScore is what an element's own markup says before its text is
+// counted.
+func (b *builder) initialScore(i int) float64 {
+	n := &b.t.nodes[i]
+	s := 0.0
+	switch n.Tag {
+	case "article":
+		s += 10
+	case "main":
+		s += 10
+	case "div", "section":
+		s += 5
+	case "pre", "td", "blockquote":
+		s += 3
+	case "form", "ul", "ol", "dl", "li", "nav", "aside", "footer", "header", "th":
+		s -= 5
+	}
+	if n.Role == "main" || n.Role == "article" {
+		s += 10
+	}
+	if strings.EqualFold(n.Attrs["itemprop"], "articleBody") {
+		s += 40
+	}
+	return s + classWeight(b.t.tokens[i])
+}
+
+var positiveWords = map[string]bool{
+	"article": true, "articlebody": true, "body": true, "content": true, "entry": true, "hentry": true,
+	"main": true, "page": true, "post": true, "text": true, "blog": true, "story": true, "prose": true,
+}
+
+var negativeWords = []string{
+	"comment", "sidebar", "footer", "footnote", "masthead", "meta", "outbrain", "taboola", "promo",
+	"related", "share", "social", "sponsor", "shopping", "widget", "banner", "combx", "contact",
+	"skyscraper", "teaser", "recommend", "newsletter", "cookie", "consent", "popup", "modal", "nav",
+	"menu", "breadcrumb", "tags", "byline", "author",
+}
+
+// classWeight is readability's class/id weight: +25 for a word that names
+// content, -25 for one that names chrome.
+func classWeight(tokens []string) float64 {
+	w := 0.0
+	pos, neg := false, false
+	for _, tok := range tokens {
+		if positiveWords[tok] {
+			pos = true
+		}
+		for _, n := range negativeWords {
+			if strings.Contains(tok, n) {
+				neg = true
+			}
+		}
+		if tok == "ad" || tok == "ads" || tok == "hidden" {
+			neg = true
+		}
+	}
+	if pos {
+		w += 25
+	}
+	if neg {
+		w -= 25
+	}
+	return w
+}
+
+func commas(s string) int {
+	n := 0
+	for _, r := range s {
+		switch r {
+		case ',', '，', '、', '،':
+			n++
+		}
+	}
+	return n
+}
+
+func (c *container) linkDensity(i int) float64 {
+	s := c.stats[i]
+	if s.chars == 0 {
+		return 0
+	}
+	return min(1, float64(s.linkChars)/float64(s.chars))
+}
+
+// widen climbs from the best element while its parent holds little more
+// text than it does: a container wrapped in plain wrappers is the same
+// container, and an article split over sibling elements is one.
+func (c *container) widen(t *tree, best int) int {
+	for {
+		p := t.nodes[best].Parent
+		if p < 0 || t.nodes[p].Tag == "body" || t.nodes[p].Tag == "html" {
+			return best
+		}
+		own, all := c.stats[best].chars, c.stats[p].chars
+		if own == 0 || float64(all) > 1.15*float64(own) {
+			return best
+		}
+		best = p
+	}
+}
+
+// holds reports whether element i lies in the container or one of its
+// siblings.
+func (c *container) holds(t *tree, i int) bool {
+	if c.inside(t, i, c.node) {
+		return true
+	}
+	for _, s := range c.siblings {
+		if c.inside(t, i, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// inside reports whether element i lies in (or is) element anc.
+func (c *container) inside(t *tree, i, anc int) bool {
+	if anc < 0 || i < 0 {
+		return false
+	}
+	for i >= 0 && c.depth[i] >= c.depth[anc] {
+		if i == anc {
+			return true
+		}
+		i = t.nodes[i].Parent
+	}
+	return false
+}
+
+func describe(t *tree, i int) string {
+	n := &t.nodes[i]
+	s := "<" + n.Tag
+	if id := strings.TrimSpace(n.Attrs["id"]); id != "" {
+		s += " id=\"" + clip(id, 40) + "\""
+	} else if cl := strings.TrimSpace(n.Attrs["class"]); cl != "" {
+		s += " class=\"" + clip(cl, 40) + "\""
+	}
+	return s + ">"
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
