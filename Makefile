@@ -4,11 +4,11 @@
 SHELL := /bin/bash
 GO    ?= go
 BIN   := $(CURDIR)/bin
-CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-sample
+CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-sample sieve-verify sieve-anchor
 # Packages whose code runs concurrently: their tests also run under -race.
 RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/...
 
-.PHONY: all build demo test check-go deps lint unit race e2e bench bench-go bench-stream clean
+.PHONY: all build demo test check-go deps lint unit race e2e bench bench-go bench-stream bench-quality bench-quality-peers clean
 
 all: build
 
@@ -20,6 +20,7 @@ check-go:
 # how.
 deps:
 	@scripts/ensure-tools.sh parallel
+	@scripts/ensure-tools.sh chromium || echo "WARNING: Chromium is missing: the render-tier tests will be SKIPPED (apt-get install chromium)" >&2
 
 build: check-go
 	@mkdir -p $(BIN)
@@ -49,6 +50,14 @@ bench-go:
 
 bench-stream: build
 	@scripts/bench-stream.sh
+
+# bench-quality scores sieve's text mode on ../shared/bench (score.py);
+# bench-quality-peers adds the Go peers from the same run, side by side.
+bench-quality: check-go
+	@scripts/bench-quality.sh
+
+bench-quality-peers: check-go
+	@PEERS=1 scripts/bench-quality.sh
 
 clean:
 	rm -rf $(BIN) artifacts .bench

@@ -3,6 +3,8 @@ package graph
 import (
 	"fmt"
 	"strings"
+
+	"github.com/sieve-dev/sieve/normalize"
 )
 
 // walkMedia records an image, video, audio, frame or canvas. It becomes a
@@ -20,11 +22,12 @@ func (b *builder) walkMedia(i int) {
 		}
 		return
 	}
+	inside := b.renderedInside(i)
 	m := posMedia{pos: len(b.blocks), block: -1, zone: b.zone()}
 	m.Type = mediaType(n.Tag)
 	m.Src = firstNonEmpty(n.Attrs["src"], b.sourceSrc(i))
 	m.Description = firstNonEmpty(n.Attrs["alt"], n.Attrs["aria-label"], n.Attrs["title"])
-	if n.Tag == "canvas" || n.Tag == "object" {
+	if (n.Tag == "canvas" || n.Tag == "object") && !inside {
 		m.Description = firstNonEmpty(m.Description, t.textOf(i))
 	}
 	fig := b.figureOf(i)
@@ -37,7 +40,7 @@ func (b *builder) walkMedia(i int) {
 	standalone := fig >= 0 || (b.buf.Len() == 0 && b.inLink == 0 && m.Description != "")
 	switch {
 	case n.Tag == "iframe" || n.Tag == "embed" || n.Tag == "object":
-		if m.Src != "" {
+		if m.Src != "" && n.Source != normalize.SourceDOM { // rendered frames: read, or a frame gap from the walker
 			b.gaps = append(b.gaps, Gap{Label: firstNonEmpty(n.Attrs["title"], m.Src), Kind: "frame",
 				Reason: "embedded " + n.Tag + ": a static read does not load embedded documents"})
 		}
@@ -45,6 +48,15 @@ func (b *builder) walkMedia(i int) {
 	case n.Tag == "video" || n.Tag == "audio":
 		standalone = true
 	}
+	b.placeMedia(i, idx, standalone)
+	if inside {
+		b.walkInside(i)
+	}
+}
+
+// placeMedia makes media entry idx (of element i) a block of its own when
+// it stands alone, or ties it to the text run it sits in.
+func (b *builder) placeMedia(i, idx int, standalone bool) {
 	if !standalone {
 		if b.buf.Len() > 0 {
 			b.bufMedia = append(b.bufMedia, idx)
@@ -52,13 +64,40 @@ func (b *builder) walkMedia(i int) {
 		return
 	}
 	b.flush()
+	m := &b.media[idx]
 	text := m.Description
 	if text == "" {
 		text = "[" + m.Type + "]"
 	}
 	k := b.emit(owner{node: i, typ: TypeMedia}, text, 0)
 	b.blocks[k].zone = b.zone()
-	b.media[idx].block = k
+	m.block = k
+}
+
+// renderedInside reports whether element i is a frame or canvas whose
+// content the render tier read: a same-origin frame's document or a
+// canvas's fallback content, as child nodes. (A static read never has
+// frame documents, and its canvas children stay the media description.)
+func (b *builder) renderedInside(i int) bool {
+	n := &b.t.nodes[i]
+	if n.Source != normalize.SourceDOM || len(b.t.children[i]) == 0 {
+		return false
+	}
+	return n.Tag == "iframe" || n.Tag == "frame" || n.Tag == "canvas"
+}
+
+// walkInside turns the content the browser read inside a frame or canvas
+// into blocks in reading order, like any block element's. Everything under
+// a canvas is its fallback content, so those blocks say so.
+func (b *builder) walkInside(i int) {
+	first := len(b.blocks)
+	b.walkBlock(i)
+	if b.t.nodes[i].Tag != "canvas" {
+		return
+	}
+	for k := first; k < len(b.blocks); k++ {
+		b.blocks[k].Source = normalize.SourceCanvas
+	}
 }
 
 func mediaType(tag string) string {

@@ -15,6 +15,11 @@ import (
 type Options struct {
 	// Out is the directory artifacts are written under.
 	Out string
+	// NoEvidence leaves out the EEF bundle (evidence/).
+	NoEvidence bool
+	// Text also writes index.txt, the main content as plain text
+	// (--format text; see Text).
+	Text bool
 }
 
 // Artifact is the record the stage prints for each artifact it wrote.
@@ -25,6 +30,9 @@ type Artifact struct {
 	Dir           string `json:"dir"`     // Out joined with Dir(url)
 	Outcome       string `json:"outcome"` // the outcome's status
 	ContentHash   string `json:"content_hash"`
+	// Evidence is the document fingerprint of evidence/document.ethos.json;
+	// absent with --no-evidence.
+	Evidence string `json:"evidence,omitempty"`
 }
 
 // Artifact file names.
@@ -57,6 +65,17 @@ func Write(opts Options, rec *graph.Record) (Artifact, error) {
 	if err != nil {
 		return Artifact{}, err
 	}
+	var fingerprint string
+	if !opts.NoEvidence {
+		ev, fp, err := evidenceFiles(rec)
+		if err != nil {
+			return Artifact{}, err
+		}
+		files, fingerprint = append(files, ev...), fp
+	}
+	if opts.Text {
+		files = append(files, file{FileText, Text(rec)})
+	}
 	target := filepath.Join(opts.Out, rel)
 	if err := writeAtomic(target, files); err != nil {
 		return Artifact{}, err
@@ -68,6 +87,7 @@ func Write(opts Options, rec *graph.Record) (Artifact, error) {
 		Dir:           target,
 		Outcome:       rec.Outcome.Status,
 		ContentHash:   rec.ContentHash,
+		Evidence:      fingerprint,
 	}, nil
 }
 
@@ -105,7 +125,11 @@ func writeAtomic(target string, files []file) (err error) {
 		return fmt.Errorf("render: %w", err)
 	}
 	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(tmp, f.name), f.data, 0o644); err != nil {
+		name := filepath.Join(tmp, filepath.FromSlash(f.name))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			return fmt.Errorf("render: %w", err)
+		}
+		if err := os.WriteFile(name, f.data, 0o644); err != nil {
 			return fmt.Errorf("render: %w", err)
 		}
 	}

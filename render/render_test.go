@@ -142,8 +142,8 @@ func TestAtomicReplace(t *testing.T) {
 	}
 	assertNoLeftovers(t, filepath.Dir(a.Dir))
 	entries, _ := os.ReadDir(a.Dir)
-	if len(entries) != 4 {
-		t.Errorf("artifact holds %d files, want 4", len(entries))
+	if len(entries) != 5 { // the four files and evidence/
+		t.Errorf("artifact holds %d entries, want 5", len(entries))
 	}
 }
 

@@ -29,6 +29,7 @@ func TestSampleSiteGolden(t *testing.T) {
 	defer srv.Close()
 	opts := capture.DefaultOptions()
 	opts.AllowPrivate = true
+	opts.Tier = capture.TierStatic
 	cp := capture.New(opts)
 	defer cp.Close()
 	for _, p := range samplePages {

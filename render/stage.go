@@ -74,6 +74,8 @@ func Command() *cli.Command {
 			"other records pass through.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Value: "artifacts", Usage: "write artifacts under `DIR`"},
+			&cli.BoolFlag{Name: "no-evidence", Usage: "do not write the EEF bundle (evidence/)"},
+			FormatFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -83,7 +85,11 @@ func Command() *cli.Command {
 			if out == "" {
 				return cliutil.Usagef("--out must name a directory")
 			}
-			_, err := jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), Stage(Options{Out: out}))
+			text, err := TextFormat(c.String("format"))
+			if err != nil {
+				return err
+			}
+			_, err = jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), Stage(Options{Out: out, NoEvidence: c.Bool("no-evidence"), Text: text}))
 			return err
 		},
 	}

@@ -120,7 +120,22 @@ func compileAll() (map[string]*jsonschema.Schema, error) {
 		}
 		out[n] = sch
 	}
+	for n, ref := range lineSchemas {
+		sch, err := c.Compile(BaseURL + ref)
+		if err != nil {
+			return nil, fmt.Errorf("schemas: compile %s: %w", n, err)
+		}
+		out[n] = sch
+	}
 	return out, nil
+}
+
+// lineSchemas are the schemas of the lines sieve-verify and sieve-anchor
+// write, kept in the EEF report schemas as $defs; Validate accepts their
+// names too.
+var lineSchemas = map[string]string{
+	"ethos-check-line":  "ethos-verification-report.schema.json#/$defs/check_record",
+	"ethos-anchor-line": "ethos-evidence-anchor-report.schema.json#/$defs/anchor_record",
 }
 
 func addResource(c *jsonschema.Compiler, file string) error {
