@@ -8,7 +8,7 @@ CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-samp
 # Packages whose code runs concurrently: their tests also run under -race.
 RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/...
 
-.PHONY: all build demo test check-go deps lint unit race e2e bench bench-go bench-stream bench-quality bench-quality-peers clean
+.PHONY: all build demo test check-go deps lint unit race ajv e2e bench bench-go bench-stream bench-quality bench-quality-peers clean
 
 all: build
 
@@ -30,7 +30,7 @@ demo: build
 	@scripts/ensure-tools.sh jq
 	@scripts/demo.sh
 
-test: check-go deps lint unit race
+test: check-go deps lint unit race ajv
 
 lint:
 	$(GO) vet ./...
@@ -43,10 +43,15 @@ unit:
 race:
 	$(GO) test -count=1 -race $(RACE_PKGS)
 
+# ajv validates the EEF schemas' examples and the written evidence with an
+# independent validator (npm ajv); it fails under CI=true when it cannot run.
+ajv:
+	@scripts/ajv-validate.sh
+
 bench: build bench-go bench-stream
 
 bench-go:
-	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./normalize ./graph ./render ./internal/bench
+	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./normalize ./graph ./render ./internal/bench ./verify ./anchor
 
 bench-stream: build
 	@scripts/bench-stream.sh

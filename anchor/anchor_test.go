@@ -9,6 +9,7 @@ import (
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/eef"
+	"github.com/sieve-dev/sieve/schemas"
 	"github.com/sieve-dev/sieve/verify"
 )
 
@@ -131,8 +132,10 @@ func TestContract(t *testing.T) {
 				{Ref{Kind: "sentiment", Text: first}, StatusUnsupportedEvidence, ""},
 				{Ref{Kind: KindText, Text: first, DocumentFingerprint: stale}, ifFP(s, StatusStale, StatusCapabilityLimited), ""},
 			}
+			req := Request{ArtifactType: RequestType, SchemaVersion: SchemaVersion}
 			for i, c := range cases {
 				c.ref.EvidenceID = "ev" + string(rune('a'+i))
+				req.EvidenceRefs = append(req.EvidenceRefs, c.ref)
 				if err := ValidateRef(c.ref); err != nil {
 					t.Fatalf("%+v: %v", c.ref, err)
 				}
@@ -151,6 +154,7 @@ func TestContract(t *testing.T) {
 					t.Errorf("%+v: a box was bound from a source without top-left boxes", c.ref)
 				}
 			}
+			validateReport(t, req, Run(s, req))
 		})
 	}
 }
@@ -249,6 +253,29 @@ func TestParseRequestFailsClosed(t *testing.T) {
 	} {
 		if _, err := ParseRequest([]byte(doc)); err == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// validateReport checks a request and its report against their schemas,
+// and each anchor as a sieve-anchor line.
+func validateReport(t *testing.T, req Request, r Report) {
+	t.Helper()
+	rb, _ := c14n.Marshal(req)
+	if err := schemas.Validate("ethos-evidence-anchor-request", rb); err != nil {
+		t.Error(err)
+	}
+	b, err := r.Canonical()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schemas.Validate("ethos-evidence-anchor-report", b); err != nil {
+		t.Error(err)
+	}
+	for _, an := range r.Anchors {
+		line, _ := codec.Marshal(AnchorRecord{Record: "anchor", SchemaVersion: "1.0", Anchor: an})
+		if err := schemas.Validate("ethos-anchor-line", line); err != nil {
+			t.Error(err)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/codec"
+	"github.com/sieve-dev/sieve/schemas"
 )
 
 // run runs `sieve evidence anchor` in-process.
@@ -89,8 +90,12 @@ func TestCommandExitContract(t *testing.T) {
 			}
 		})
 	}
-	if b, err := os.ReadFile(out); err != nil || !bytes.HasPrefix(b, []byte(`{"all_bound":true,`)) {
+	b, err := os.ReadFile(out)
+	if err != nil || !bytes.HasPrefix(b, []byte(`{"all_bound":true,`)) {
 		t.Errorf("--out: %s %v", b, err)
+	}
+	if err := schemas.Validate("ethos-evidence-anchor-report", b); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -109,6 +114,13 @@ func TestFilter(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 4 {
 		t.Fatalf("%d lines out for 4 in:\n%s", len(lines), out.String())
+	}
+	for _, l := range lines {
+		if strings.Contains(l, `"record":"anchor"`) {
+			if err := schemas.Validate("ethos-anchor-line", []byte(l)); err != nil {
+				t.Error(err)
+			}
+		}
 	}
 	for i, want := range []string{`"status":"bound"`, `"status":"capability_limited"`, `"record":"error"`, `"status":"unsupported_evidence_kind"`} {
 		if !strings.Contains(lines[i], want) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -45,8 +46,9 @@ func TestMain(m *testing.M) {
 
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir:   "testdata/script",
-		Setup: setup,
+		Dir:       "testdata/script",
+		Setup:     setup,
+		Condition: condition,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"validate":  validateCmd,
 			"lines":     linesCmd,
@@ -56,6 +58,27 @@ func TestScripts(t *testing.T) {
 			"siteurls":  siteURLsCmd,
 		},
 	})
+}
+
+// condition adds [chromium]: a Chromium binary is there for the render
+// tier. Without one the render scripts skip, unless SIEVE_REQUIRE_CHROMIUM
+// is set (CI), where the missing browser is an error.
+func condition(cond string) (bool, error) {
+	if cond != "chromium" {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	bin := os.Getenv("SIEVE_CHROMIUM")
+	if bin == "" {
+		bin = capture.DefaultChromium
+	}
+	if _, err := exec.LookPath(bin); err != nil {
+		if os.Getenv("SIEVE_REQUIRE_CHROMIUM") != "" {
+			return false, fmt.Errorf("SIEVE_REQUIRE_CHROMIUM is set but Chromium is missing (%v): apt-get install chromium", err)
+		}
+		fmt.Fprintf(os.Stderr, "RENDER SCRIPTS SKIPPED: Chromium is unavailable (%v); install it with apt-get install chromium\n", err)
+		return false, nil
+	}
+	return true, nil
 }
 
 // setup serves the sample site for the script ($SITE) and names a port
