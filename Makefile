@@ -8,7 +8,7 @@ CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-samp
 # Packages whose code runs concurrently: their tests also run under -race.
 RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/...
 
-.PHONY: all build demo test check-go deps lint unit race ajv e2e bench bench-go bench-stream bench-quality bench-quality-peers clean
+.PHONY: all build demo test check-go deps lint unit race ajv e2e bench bench-go bench-stream bench-render bench-quality bench-quality-peers clean
 
 all: build
 
@@ -48,13 +48,18 @@ race:
 ajv:
 	@scripts/ajv-validate.sh
 
-bench: build bench-go bench-stream
+bench: build bench-go bench-stream bench-render
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./normalize ./graph ./render ./internal/bench ./verify ./anchor
 
 bench-stream: build
 	@scripts/bench-stream.sh
+
+# bench-render: render-tier pages/s at --concurrency 1, 2, 4 on local pages,
+# against chromium --dump-dom, with the process tree's peak memory.
+bench-render: build
+	@scripts/bench-render.sh
 
 # bench-quality scores sieve's text mode on ../shared/bench (score.py);
 # bench-quality-peers adds the Go peers from the same run, side by side.

@@ -67,6 +67,7 @@ type netWatch struct {
 	headers   proto.NetworkHeaders
 	loaded    bool
 	crashed   bool
+	navigated bool // the page replaced the served document
 }
 
 func (w *netWatch) handlers() []any {
@@ -85,6 +86,7 @@ func (w *netWatch) handlers() []any {
 			case w.mainID != "" && w.status != 0:
 				// a script or meta navigation to a new document
 				w.redirects = append(w.redirects, Redirect{URL: w.url, Status: w.status})
+				w.navigated = true
 			}
 			w.mainID = e.RequestID
 		},
@@ -185,6 +187,7 @@ func (br *Browser) readIn(ctx context.Context, t *tab, rawURL string, store blob
 	}
 	w.mu.Lock()
 	r.status, r.mime, r.redirects = w.status, w.mime, append([]Redirect{}, w.redirects...)
+	r.render.Navigated = w.navigated
 	r.headers = cdpHeaders(w.headers)
 	w.mu.Unlock()
 	r.finalURL = r.render.FinalURL

@@ -21,6 +21,7 @@ type Render struct {
 	PageHeight        int        `json:"page_height"`                  // CSS px after the sweep
 	Screenshot        string     `json:"screenshot,omitempty"`         // blob key (sha256:…) of the PNG
 	ScreenshotClipped bool       `json:"screenshot_clipped,omitempty"` // taller than the cap: the top part only
+	Navigated         bool       `json:"navigated,omitempty"`          // a script or meta refresh loaded another document than the served one
 	FrameGaps         []FrameGap `json:"frame_gaps"`                   // frames the walker could not enter
 	Error             *Error     `json:"error,omitempty"`              // why the browser read failed (kind "render")
 }

@@ -34,13 +34,25 @@ func TestMain(m *testing.M) {
 }
 
 func runMain(m *testing.M) int {
+	if os.Getenv(captureMainEnv) == "1" {
+		return captureMain() // this binary is the sieve-capture of a batch test
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir("testdata/render")))
 	mux.HandleFunc("/forbidden", func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusForbidden)
 		fmt.Fprint(w, "<html><head><title>Forbidden</title><script>1</script></head><body><p>Access denied.</p></body></html>")
 	})
-	mux.HandleFunc("/hang.png", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	mux.HandleFunc("/hang.png", hang)
+	mux.HandleFunc("/hang.js", hang)
+	mux.HandleFunc("/challenge", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("cf-mitigated", "challenge")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusForbidden)
+		b, _ := os.ReadFile("testdata/render/challenge.html")
+		w.Write(b)
+	})
+	mux.HandleFunc("/batch/", batchPage)
 	renderSrv = httptest.NewServer(mux)
 	defer renderSrv.Close()
 	o := capture.DefaultOptions()

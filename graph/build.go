@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/language"
@@ -157,6 +158,11 @@ func (b *builder) finishRefs(blocks []Block) ([]Link, []Action, []Media, []Laten
 // counts how much of it lies inside <main>.
 func visibleText(t *tree) (string, int) {
 	var sb strings.Builder
+	size := 0
+	for i := range t.nodes {
+		size += len(t.nodes[i].Text) + 2
+	}
+	sb.Grow(size)
 	inMain := 0
 	var walk func(i int, main bool)
 	walk = func(i int, main bool) {
@@ -175,7 +181,7 @@ func visibleText(t *tree) (string, int) {
 			return
 		}
 		main = main || n.Tag == "main" || n.Role == "main"
-		block := !inlineTags[n.Tag]
+		block := !t.inline[i]
 		if block {
 			sb.WriteByte(' ')
 		}
@@ -378,21 +384,47 @@ func counts(g *Record, rec *normalize.Record, t *tree) (Counts, Stats) {
 // droppedNodes counts text nodes whose text reached no block and no latent
 // entry: white space between elements, and the text of form controls.
 func droppedNodes(t *tree) int {
-	n := 0
+	d := droppedText(t)
+	return d.whitespace + d.control
+}
+
+// dropCounts counts the text nodes droppedNodes counts, by reason.
+type dropCounts struct{ whitespace, control int }
+
+// droppedText counts once per tree (counts and audit both need it).
+func droppedText(t *tree) dropCounts {
+	if t.dropped != nil {
+		return *t.dropped
+	}
+	var d dropCounts
 	for i := range t.nodes {
 		nd := &t.nodes[i]
 		if nd.Tag != "#text" {
 			continue
 		}
 		if strings.TrimSpace(nd.Text) == "" {
-			n++
-			continue
-		}
-		if p := nd.Parent; p >= 0 && !t.hidden(i) {
+			d.whitespace++
+		} else if p := nd.Parent; p >= 0 && !t.hidden(i) {
 			switch t.nodes[p].Tag {
 			case "option", "textarea", "select", "button":
-				n++
+				d.control++
 			}
+		}
+	}
+	t.dropped = &d
+	return d
+}
+
+// nonSpaceRunes is runes(strings.Join(strings.Fields(s), "")) without
+// building the string.
+func nonSpaceRunes(s string) int {
+	if !utf8.ValidString(s) { // joining can pair up stray bytes
+		return runes(strings.Join(strings.Fields(s), ""))
+	}
+	n := 0
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			n++
 		}
 	}
 	return n
@@ -403,30 +435,17 @@ func audit(g *Record, rec *normalize.Record, t *tree, visible string, notes []st
 	inBlocks := 0
 	for _, b := range g.Blocks {
 		if b.Type != TypeForm && b.Type != TypeMedia {
-			inBlocks += runes(strings.Join(strings.Fields(b.Text), ""))
+			inBlocks += nonSpaceRunes(b.Text)
 		}
 	}
-	vis := runes(strings.Join(strings.Fields(visible), ""))
+	vis := nonSpaceRunes(visible)
 	a.GraphRetention = 1
 	if vis > 0 {
 		a.GraphRetention = round(math.Min(1, float64(inBlocks)/float64(vis)), 3)
 	}
 	a.HeadingConfidence = headingConfidence(g.Blocks)
-	ws, ctl := 0, 0
-	for i := range t.nodes {
-		nd := &t.nodes[i]
-		if nd.Tag != "#text" {
-			continue
-		}
-		if strings.TrimSpace(nd.Text) == "" {
-			ws++
-		} else if p := nd.Parent; p >= 0 && !t.hidden(i) {
-			switch t.nodes[p].Tag {
-			case "option", "textarea", "select", "button":
-				ctl++
-			}
-		}
-	}
+	drop := droppedText(t)
+	ws, ctl := drop.whitespace, drop.control
 	if ws > 0 {
 		a.Dropped = append(a.Dropped, Dropped{Reason: "whitespace_only_text", Nodes: ws})
 	}

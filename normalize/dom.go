@@ -65,6 +65,11 @@ func readDOM(out *Record, rec *capture.Record) {
 		nodes = append(nodes, n)
 	}
 	out.Nodes = nodes
+	if rec.Render != nil && rec.Render.Navigated {
+		// the served HTML is not the document that was rendered (a passed
+		// bot check, a meta refresh): its facts would describe the wrong page
+		out.Doc = Doc{Lang: rec.Render.Lang}
+	}
 	if rec.Render != nil && rec.Render.Title != "" {
 		out.Doc.Title = textnorm.Text(rec.Render.Title)
 	}
