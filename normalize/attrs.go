@@ -39,6 +39,15 @@ var kept = func() map[string]bool {
 
 func (w *walker) attrs(n *html.Node) map[string]string {
 	var m map[string]string
+	keep := 0
+	for _, a := range n.Attr {
+		if a.Namespace == "" && kept[a.Key] {
+			keep++
+		}
+	}
+	if keep == 0 {
+		return nil
+	}
 	for _, a := range n.Attr {
 		if a.Namespace != "" || !kept[a.Key] {
 			continue
@@ -51,7 +60,7 @@ func (w *walker) attrs(n *html.Node) map[string]string {
 			continue
 		}
 		if m == nil {
-			m = make(map[string]string, 4)
+			m = make(map[string]string, keep)
 		}
 		m[a.Key] = v
 	}
@@ -91,16 +100,26 @@ func inputType(n *html.Node) string {
 }
 
 // resolve makes a URL reference absolute against the document's base.
+// Pages repeat their links, so results are cached per page.
 func (w *walker) resolve(raw string) string {
 	if raw == "" || w.base == nil || opaqueScheme(raw) {
 		return raw
 	}
-	ref, err := url.Parse(cleanURL(raw))
-	if err != nil {
-		return raw
+	if abs, ok := w.resolved[raw]; ok {
+		return abs
 	}
-	return w.base.ResolveReference(ref).String()
+	abs := raw
+	if ref, err := url.Parse(cleanURL(raw)); err == nil {
+		abs = w.base.ResolveReference(ref).String()
+	}
+	if len(w.resolved) < maxResolved {
+		w.resolved[raw] = abs
+	}
+	return abs
 }
+
+// maxResolved bounds the per-page cache of resolved URLs.
+const maxResolved = 1 << 14
 
 func opaqueScheme(s string) bool {
 	for _, p := range []string{"javascript:", "mailto:", "tel:", "data:"} {

@@ -11,6 +11,7 @@ import "strings"
 // in applicable scope.
 func pruneRules(s string) (string, int) {
 	var b strings.Builder
+	var lower []byte // scratch for lower-casing blocks
 	rules := 0
 	depth := 0 // open @media blocks written to b
 	for i := 0; i < len(s); {
@@ -39,7 +40,9 @@ func pruneRules(s string) (string, int) {
 			case strings.HasPrefix(prelude, "@"):
 			default:
 				rules++
-				if mayHide(strings.ToLower(s[j:end])) {
+				var block string
+				block, lower = lowerBlock(lower, s[j:end])
+				if mayHide(block) {
 					b.WriteString(s[i:end])
 					b.WriteByte('\n')
 				}
@@ -48,6 +51,19 @@ func pruneRules(s string) (string, int) {
 		}
 	}
 	return b.String(), rules
+}
+
+// lowerBlock is strings.ToLower(block), written into buf when block is
+// ASCII; the string shares buf's memory and is valid until the next call.
+func lowerBlock(buf []byte, block string) (string, []byte) {
+	if !isASCII(block) {
+		return strings.ToLower(block), buf
+	}
+	buf = append(buf[:0], block...)
+	for i, c := range buf {
+		buf[i] = lowerASCII(c)
+	}
+	return unsafeString(buf), buf
 }
 
 // mayHide is a cheap test on a lower-cased declaration block that it could

@@ -1,7 +1,7 @@
 package normalize
 
 import (
-	"bytes"
+	"math/bits"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -67,34 +67,68 @@ func (w *walker) script(n *html.Node) {
 }
 
 // findMarkers adds the markers found in texts, in ScriptMarkers order
-// within one script, each once per document. The markers are ASCII, so
-// texts are lower-cased byte-wise into a reused buffer.
+// within one script, each once per document. The markers are ASCII and
+// matched ASCII-case-insensitively, in one pass over each text.
 func (w *walker) findMarkers(texts ...string) {
 	if len(w.markers) == len(lowerMarkers) {
 		return
 	}
-	buf := w.lowerBuf[:0]
+	var found uint64
 	for _, t := range texts {
-		buf = appendLowerASCII(buf, t)
-		buf = append(buf, 0)
+		found |= markerScan(t)
 	}
-	w.lowerBuf = buf
 	for i, m := range lowerMarkers {
-		if !w.markers[m] && bytes.Contains(buf, []byte(m)) {
+		if found&(1<<i) != 0 && !w.markers[m] {
 			w.addMarker(ScriptMarkers[i])
 		}
 	}
 }
 
-func appendLowerASCII(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
+// markerFirst[c] and markerSecond[c] are the markers (bits, by index in
+// lowerMarkers) whose first and second bytes are c.
+var markerFirst, markerSecond = func() (first, second [256]uint64) {
+	if len(lowerMarkers) > 64 {
+		panic("normalize: more than 64 script markers")
 	}
-	return b
+	for i, m := range lowerMarkers {
+		first[m[0]] |= 1 << i
+		second[m[1]] |= 1 << i
+	}
+	return first, second
+}()
+
+// markerScan returns the markers that occur in t, ignoring ASCII case.
+func markerScan(t string) uint64 {
+	var found uint64
+	for i := 0; i+1 < len(t); i++ {
+		mask := markerFirst[lowerASCII(t[i])] & markerSecond[lowerASCII(t[i+1])] &^ found
+		for mask != 0 {
+			k := bits.TrailingZeros64(mask)
+			mask &^= 1 << k
+			if m := lowerMarkers[k]; len(t)-i >= len(m) && equalFoldASCII(t[i:i+len(m)], m) {
+				found |= 1 << k
+			}
+		}
+	}
+	return found
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		c += 'a' - 'A'
+	}
+	return c
+}
+
+// equalFoldASCII compares s with the lower-case ASCII string lower,
+// ignoring ASCII case in s.
+func equalFoldASCII(s, lower string) bool {
+	for i := 0; i < len(lower); i++ {
+		if lowerASCII(s[i]) != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func (w *walker) addMarker(m string) {

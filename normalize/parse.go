@@ -23,6 +23,7 @@ func readHTML(out *Record, rec *capture.Record) error {
 		out.Doc.Base = base.String()
 	}
 	w.out.Stats.SkippedNodes += skipped
+	w.reserve(countSubtree(doc))
 	w.document(doc)
 	w.applyStyleSheets()
 	return nil

@@ -9,44 +9,94 @@ import (
 // elementIndex finds the elements a selector can match without testing
 // every element: by the id, class or tag its rightmost compound requires.
 // The candidates are a superset of the matches; cascadia decides each.
+// Candidates are node ids, in document order, an element once per class
+// token it carries. Only the keys some selector asks for are indexed.
 type elementIndex struct {
-	all                  []*html.Node
-	byID, byClass, byTag map[string][]*html.Node
+	all                  []int
+	byID, byClass, byTag map[string][]int
 }
 
-func newElementIndex(elems []*html.Node) *elementIndex {
-	x := &elementIndex{
-		byID:    map[string][]*html.Node{},
-		byClass: map[string][]*html.Node{},
-		byTag:   map[string][]*html.Node{},
+// indexKeys are the ids, classes and tags the selectors ask for, and
+// whether one asks for every element.
+type indexKeys struct {
+	ids, classes, tags map[string]bool
+	all                bool
+}
+
+func keysOf(rules []hidingRule) indexKeys {
+	k := indexKeys{ids: map[string]bool{}, classes: map[string]bool{}, tags: map[string]bool{}}
+	for _, r := range rules {
+		for _, sel := range r.selectors {
+			compound, _ := splitCompounds(sel)
+			switch kind, name := keyOf(compound); kind {
+			case '#':
+				k.ids[name] = true
+			case '.':
+				k.classes[name] = true
+			case 't':
+				k.tags[name] = true
+			default:
+				k.all = true
+			}
+		}
 	}
-	for _, e := range elems {
+	return k
+}
+
+// newElementIndex indexes elems (nil entries are text nodes) by keys.
+func newElementIndex(elems []*html.Node, keys indexKeys) *elementIndex {
+	x := &elementIndex{
+		byID:    map[string][]int{},
+		byClass: map[string][]int{},
+		byTag:   map[string][]int{},
+	}
+	for id, e := range elems {
 		if e == nil {
 			continue
 		}
-		x.all = append(x.all, e)
-		x.byTag[e.Data] = append(x.byTag[e.Data], e)
+		if keys.all {
+			x.all = append(x.all, id)
+		}
+		if keys.tags[e.Data] {
+			x.byTag[e.Data] = append(x.byTag[e.Data], id)
+		}
 		for _, a := range e.Attr {
 			switch {
 			case a.Namespace != "":
-			case a.Key == "id":
-				x.byID[a.Val] = append(x.byID[a.Val], e)
-			case a.Key == "class":
-				for _, c := range strings.FieldsFunc(a.Val, selectorSpace) {
-					x.byClass[c] = append(x.byClass[c], e)
-				}
+			case a.Key == "id" && keys.ids[a.Val]:
+				x.byID[a.Val] = append(x.byID[a.Val], id)
+			case a.Key == "class" && len(keys.classes) > 0:
+				x.addClasses(id, a.Val, keys.classes)
 			}
 		}
 	}
 	return x
 }
 
-// selectorSpace is the white space cascadia splits class lists on.
-func selectorSpace(r rune) bool {
-	return r == ' ' || r == '\t' || r == '\r' || r == '\n' || r == '\f'
+// addClasses indexes id under each wanted token of a class list, split as
+// strings.FieldsFunc splits it on selectorSpaceByte.
+func (x *elementIndex) addClasses(id int, list string, wanted map[string]bool) {
+	for i := 0; i < len(list); {
+		for i < len(list) && selectorSpaceByte(list[i]) {
+			i++
+		}
+		j := i
+		for j < len(list) && !selectorSpaceByte(list[j]) {
+			j++
+		}
+		if c := list[i:j]; c != "" && wanted[c] {
+			x.byClass[c] = append(x.byClass[c], id)
+		}
+		i = j
+	}
 }
 
-func (x *elementIndex) candidates(sel string) []*html.Node {
+// selectorSpaceByte is the white space cascadia splits class lists on.
+func selectorSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f'
+}
+
+func (x *elementIndex) candidates(sel string) []int {
 	compound, _ := splitCompounds(sel)
 	kind, name := keyOf(compound)
 	switch kind {

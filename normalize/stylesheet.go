@@ -112,13 +112,7 @@ func (w *walker) applyStyleSheets() {
 	if len(rules) == 0 {
 		return
 	}
-	ids := make(map[*html.Node]int, len(w.elems))
-	for i, e := range w.elems {
-		if e != nil {
-			ids[e] = i
-		}
-	}
-	index := newElementIndex(w.elems)
+	index := newElementIndex(w.elems, keysOf(rules))
 	work, matched := 0, 0
 	for _, r := range rules {
 		for _, sel := range r.selectors {
@@ -135,18 +129,17 @@ func (w *walker) applyStyleSheets() {
 			if work += len(cands) * (1 + combinators*w.meanDepth()); work > maxMatchWork {
 				return
 			}
-			for _, e := range cands {
-				if m.Match(e) {
-					w.applyRule(ids, e, sel, r.decls)
+			for _, id := range cands {
+				if m.Match(w.elems[id]) {
+					w.applyRule(id, sel, r.decls)
 				}
 			}
 		}
 	}
 }
 
-func (w *walker) applyRule(ids map[*html.Node]int, e *html.Node, sel string, rule declSet) {
-	id, ok := ids[e]
-	if !ok || w.out.Nodes[id].Hidden != "" {
+func (w *walker) applyRule(id int, sel string, rule declSet) {
+	if w.out.Nodes[id].Hidden != "" {
 		return
 	}
 	d := rule

@@ -3,6 +3,9 @@ package normalize
 import (
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/aymerick/douceur/parser"
 	"golang.org/x/net/html"
@@ -78,10 +81,25 @@ func hiddenAttrRule(n *html.Node) string {
 }
 
 // srOnly returns the screen-reader-only class of a class list, or "".
+// ASCII classes are lower-cased into a buffer, not a new string.
 func srOnly(class string) string {
 	hit := ""
-	for _, c := range strings.Fields(class) {
-		lc := strings.ToLower(c)
+	var buf [32]byte
+	for rest := class; ; {
+		c := nextField(&rest)
+		if c == "" {
+			return hit
+		}
+		var lc string
+		if len(c) <= len(buf) && isASCII(c) {
+			b := buf[:len(c)]
+			for i := 0; i < len(c); i++ {
+				b[i] = lowerASCII(c[i])
+			}
+			lc = unsafeString(b)
+		} else {
+			lc = strings.ToLower(c)
+		}
 		if lc == "focusable" || strings.HasSuffix(lc, "-focusable") {
 			return ""
 		}
@@ -89,8 +107,31 @@ func srOnly(class string) string {
 			hit = c
 		}
 	}
-	return hit
 }
+
+// nextField cuts the next field, as strings.Fields splits, off *rest; ""
+// when there is none.
+func nextField(rest *string) string {
+	s := strings.TrimLeftFunc(*rest, unicode.IsSpace)
+	end := strings.IndexFunc(s, unicode.IsSpace)
+	if end < 0 {
+		end = len(s)
+	}
+	*rest = s[end:]
+	return s[:end]
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// unsafeString views b as a string; b must not change while it is used.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // inlineStyle parses n's style attribute (cached by its text) and keeps
 // it for the style-sheet pass.
@@ -101,6 +142,9 @@ func (w *walker) inlineStyle(n *html.Node, id int) declSet {
 	}
 	if len(s) > maxInlineStyle {
 		s = s[:maxInlineStyle]
+	}
+	if !mentionsJudgedProperty(s) {
+		return nil
 	}
 	d, ok := w.styleCache[s]
 	if !ok {
@@ -113,6 +157,24 @@ func (w *walker) inlineStyle(n *html.Node, id int) declSet {
 		w.inline[id] = d
 	}
 	return d
+}
+
+// judgedProperties are the names, or parts of names, of every property
+// the visibility tests read (declSet.get): a declaration block that
+// mentions none of them reads as empty, and is not parsed.
+var judgedProperties = []string{
+	"display", "visibility", "opacity", "text-indent", "position", "left", "top", "right",
+	"clip", "font-size", "overflow", "width", "height",
+}
+
+func mentionsJudgedProperty(s string) bool {
+	s = strings.ToLower(s)
+	for _, p := range judgedProperties {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // decl is one CSS declaration, property and value lower-cased.

@@ -2,6 +2,7 @@ package normalize
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,7 +30,7 @@ type walker struct {
 	sheets     []string // text of the page's applicable <style> blocks
 	sheetBytes int
 	markers    map[string]bool
-	lowerBuf   []byte // scratch for findMarkers
+	resolved   map[string]string // resolve's cache
 	titleSeen  bool
 	depthSum   int // of emitted elements, for meanDepth
 }
@@ -56,8 +57,16 @@ func newWalker(out *Record, base *url.URL) *walker {
 		inline:     map[int]declSet{},
 		styleCache: map[string]declSet{},
 		markers:    map[string]bool{},
+		resolved:   map[string]string{},
 	}
 	return w
+}
+
+// reserve makes room for n more nodes: the parsed tree's size bounds the
+// node list, and growing it by appends copies it again and again.
+func (w *walker) reserve(n int) {
+	w.out.Nodes = slices.Grow(w.out.Nodes, n)
+	w.elems = slices.Grow(w.elems, n)
 }
 
 func (w *walker) document(doc *html.Node) {
@@ -262,10 +271,12 @@ func (w *walker) emit(n *html.Node, parent int, path string, sc scope, collapsed
 	return id
 }
 
-// siblings numbers elements among same-tag siblings, 1-based.
+// siblings numbers elements among same-tag siblings, 1-based. The first
+// eight distinct tags live in the struct itself (no allocation).
 type siblings struct {
-	tags   []string
-	counts []int
+	n      int
+	tags   [8]string
+	counts [8]int
 	m      map[string]int
 }
 
@@ -274,13 +285,13 @@ func (s *siblings) next(tag string) int {
 		s.m[tag]++
 		return s.m[tag]
 	}
-	for i, t := range s.tags {
+	for i, t := range s.tags[:s.n] {
 		if t == tag {
 			s.counts[i]++
 			return s.counts[i]
 		}
 	}
-	if len(s.tags) == 8 { // many distinct tags: switch to a map
+	if s.n == len(s.tags) { // many distinct tags: switch to a map
 		s.m = make(map[string]int, 16)
 		for i, t := range s.tags {
 			s.m[t] = s.counts[i]
@@ -288,8 +299,8 @@ func (s *siblings) next(tag string) int {
 		s.m[tag] = 1
 		return 1
 	}
-	s.tags = append(s.tags, tag)
-	s.counts = append(s.counts, 1)
+	s.tags[s.n], s.counts[s.n] = tag, 1
+	s.n++
 	return 1
 }
 

@@ -56,3 +56,62 @@ func benchStatic(b *testing.B, set string) {
 func BenchmarkStaticScrapinghub(b *testing.B) { benchStatic(b, "scrapinghub") }
 
 func BenchmarkStaticTrafilatura(b *testing.B) { benchStatic(b, "trafilatura-eval") }
+
+// BenchmarkNormalizeGraph measures what sieve's text mode costs on the
+// scrapinghub pages, stage by stage, in pages/s: normalize alone, graph
+// alone (over records normalized before the timer), both, and both plus
+// the text mode's output (render.Text: the content blocks' text).
+func BenchmarkNormalizeGraph(b *testing.B) {
+	recs := load(b, "scrapinghub")
+	var norm []*normalize.Record
+	for _, r := range recs {
+		if n, err := normalize.Normalize(r); err == nil {
+			norm = append(norm, n)
+		}
+	}
+	b.Run("normalize", func(b *testing.B) {
+		perPage(b, len(recs), func() {
+			for _, r := range recs {
+				normalize.Normalize(r) //nolint:errcheck // non-HTML pages are error records in the pipe
+			}
+		})
+	})
+	b.Run("graph", func(b *testing.B) {
+		perPage(b, len(norm), func() {
+			for _, n := range norm {
+				graph.Build(n)
+			}
+		})
+	})
+	b.Run("normalize_graph", func(b *testing.B) { perPage(b, len(recs), func() { normalizeGraph(recs, false) }) })
+	b.Run("text", func(b *testing.B) { perPage(b, len(recs), func() { normalizeGraph(recs, true) }) })
+}
+
+// perPage reports pages/s of wall time and, since the machine is shared
+// and noisy, pages per CPU-second of this process (GC workers included).
+func perPage(b *testing.B, pages int, pass func()) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		pass()
+	}
+	cpu := cpuTime() - cpu0
+	b.ReportMetric(float64(pages*b.N)/b.Elapsed().Seconds(), "pages/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(pages*b.N)/cpu.Seconds(), "pages/cpu-s")
+	}
+}
+
+func normalizeGraph(recs []*capture.Record, text bool) {
+	for _, r := range recs {
+		n, err := normalize.Normalize(r)
+		if err != nil {
+			continue
+		}
+		g := graph.Build(n)
+		if text {
+			render.Text(g)
+		}
+	}
+}

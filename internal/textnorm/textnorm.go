@@ -39,6 +39,85 @@ func dropped(r rune) bool {
 
 // Text normalises inline text by rules 1–4.
 func Text(s string) string {
+	if out, ok := textASCII(s); ok {
+		return out
+	}
+	if normalText(s) {
+		return s
+	}
+	return textRunes(s)
+}
+
+// textASCII is Text for ASCII input (ok false otherwise): it returns s
+// itself when nothing changes, which is the common case.
+func textASCII(s string) (string, bool) {
+	clean, blank := true, true
+	prevSpace := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return "", false
+		}
+		space := asciiSpace(c)
+		if space && (c != ' ' || prevSpace) {
+			clean = false
+		}
+		blank = blank && space
+		prevSpace = space
+	}
+	switch {
+	case clean:
+		return s, true
+	case blank: // indentation between tags, the commonest text there is
+		return " ", true
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	prevSpace = false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if asciiSpace(c) {
+			if !prevSpace {
+				b.WriteByte(' ')
+			}
+			prevSpace = true
+			continue
+		}
+		b.WriteByte(c)
+		prevSpace = false
+	}
+	return b.String(), true
+}
+
+// asciiSpace is unicode.IsSpace on ASCII.
+func asciiSpace(c byte) bool {
+	return c == ' ' || ('\t' <= c && c <= '\r')
+}
+
+// normalText reports that Text would return s unchanged: valid UTF-8 with
+// no dropped character, no white space but single ASCII spaces, in NFC.
+func normalText(s string) bool {
+	prevSpace := false
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError, dropped(r): // U+FFFD itself is kept, but rare: take the long way
+			return false
+		case r == ' ':
+			if prevSpace {
+				return false
+			}
+			prevSpace = true
+			continue
+		case unicode.IsSpace(r):
+			return false
+		}
+		prevSpace = false
+	}
+	return norm.NFC.IsNormalString(s)
+}
+
+// textRunes is Text rune by rune, for input that changes.
+func textRunes(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
@@ -71,6 +150,9 @@ func Text(s string) string {
 
 // Pre normalises preformatted text: line breaks unified, nothing collapsed.
 func Pre(s string) string {
+	if asciiNoCR(s) { // nothing to unify, drop or compose
+		return s
+	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	s = strings.Map(func(r rune) rune {
@@ -80,6 +162,15 @@ func Pre(s string) string {
 		return r
 	}, s)
 	return norm.NFC.String(strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+func asciiNoCR(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || c == '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 // Key is the form of a text used for identity (section ids, duplicate

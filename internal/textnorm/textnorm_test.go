@@ -144,3 +144,63 @@ func FuzzPre(f *testing.F) {
 		}
 	})
 }
+
+// textV1 and preV1 are Text and Pre as first written, before their fast
+// paths: the fuzz tests below hold the fast versions to the same output.
+func textV1(s string) string {
+	var b strings.Builder
+	space, ascii := false, true
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			b.WriteRune(r)
+			space = false
+		case dropped(r):
+		case unicode.IsSpace(r):
+			if !space {
+				b.WriteByte(' ')
+				space = true
+			}
+		default:
+			if r >= utf8.RuneSelf {
+				ascii = false
+			}
+			b.WriteRune(r)
+			space = false
+		}
+	}
+	out := b.String()
+	if !ascii {
+		out = norm.NFC.String(out)
+	}
+	return out
+}
+
+func preV1(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	s = strings.Map(func(r rune) rune {
+		if dropped(r) {
+			return -1
+		}
+		return r
+	}, s)
+	return norm.NFC.String(strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+func FuzzSameAsV1(f *testing.F) {
+	for _, s := range []string{
+		"", " ", "a  b", "a\tb", " \n ", "plain text", "e\u0301", "café", "a\u00a0b", "\xff",
+		"\ufffd", "a\r\nb", "\u00ad", "x\vy", "\u0085", "日本 語",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Text(s), textV1(s); got != want {
+			t.Fatalf("Text(%q) = %q, version 1 gives %q", s, got, want)
+		}
+		if got, want := Pre(s), preV1(s); got != want {
+			t.Fatalf("Pre(%q) = %q, version 1 gives %q", s, got, want)
+		}
+	})
+}

@@ -12,11 +12,13 @@ import (
 	"github.com/sieve-dev/sieve/internal/bench"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/normalize"
+	"github.com/sieve-dev/sieve/render"
 )
 
 // TestReferenceOutputs guards performance work: it runs normalize and graph
 // over the benchmark pages and compares each page's normalized and graph
-// JSON byte for byte with a reference written earlier. It runs only when
+// JSON and its text mode output byte for byte with a reference written
+// earlier. It runs only when
 // $SIEVE_REF_DIR names the reference directory; SIEVE_REF_WRITE=1 writes
 // the reference instead of comparing.
 //
@@ -94,11 +96,12 @@ func outputs(t *testing.T, r *capture.Record) map[string][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gj, err := codec.Marshal(graph.Build(n))
+	g := graph.Build(n)
+	gj, err := codec.Marshal(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return map[string][]byte{"normalized": nj, "graph": gj}
+	return map[string][]byte{"normalized": nj, "graph": gj, "text": render.Text(g)}
 }
 
 func firstDiff(a, b []byte) int {
