@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // ContentHash is sha256 over the normalised semantic graph: for every
@@ -38,5 +39,8 @@ func ContentHash(blocks []Block) string {
 var timePattern = regexp.MustCompile(`(?i)\b(\d{4}-\d{2}-\d{2}[T ])?\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(\s?[ap]\.?m\.?)?(Z|[+-]\d{2}:?\d{2}|\s?UTC|\s?GMT)?\b`)
 
 func maskTimes(s string) string {
+	if strings.IndexByte(s, ':') < 0 { // every time the pattern matches has one
+		return s
+	}
 	return timePattern.ReplaceAllString(s, "<time>")
 }
