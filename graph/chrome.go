@@ -119,6 +119,7 @@ func (b *builder) classify(mainShare float64) {
 		}
 		d.Role, d.Chrome, d.Reason = b.decideIn(&c, d)
 	}
+	b.textSignals()
 }
 
 // decideIn labels a block against the main-content container.

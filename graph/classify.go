@@ -33,6 +33,7 @@ type container struct {
 	desc     string
 	stats    []nodeStat
 	depth    []int
+	total    int // characters of all blocks
 }
 
 // minContainerChars is the least text a container must hold to be trusted;
@@ -53,6 +54,7 @@ func (b *builder) findContainer() container {
 			continue
 		}
 		chars := utf8.RuneCountInString(d.Text)
+		c.total += chars
 		for a := d.node; a >= 0; a = t.nodes[a].Parent {
 			c.stats[a].chars += chars
 			c.stats[a].linkChars += d.linkChars
@@ -64,7 +66,7 @@ func (b *builder) findContainer() container {
 	first, score := b.rank(&c, true)
 	all, allScore := b.rank(&c, false)
 	skip := true
-	if first < 0 || c.stats[first].chars < 500 || allScore > 3*score {
+	if first < 0 || c.stats[first].chars < 500 {
 		first, score, all, skip = all, allScore, first, false
 	}
 	best := -1
@@ -129,7 +131,7 @@ func (b *builder) rank(c *container, skipChrome bool) (int, float64) {
 		c.stats[i].score, c.stats[i].markup, c.stats[i].scored = 0, 0, false
 	}
 	for k := range b.blocks {
-		if d := &b.blocks[k]; !skipChrome || d.zone.chrome == "" {
+		if d := &b.blocks[k]; !skipChrome || !c.chromeZone(d.zone) {
 			b.scoreBlock(c, d)
 		}
 	}
@@ -147,6 +149,13 @@ func (b *builder) rank(c *container, skipChrome bool) (int, float64) {
 		}
 	}
 	return best, bestScore
+}
+
+// chromeZone reports whether a zone's chrome signal is believable for
+// ranking: a chrome word on an element that wraps most of the page (a
+// <body class="…sidebar…"> or "menu-push" wrapper) is not.
+func (c *container) chromeZone(z zone) bool {
+	return z.chrome != "" && (c.total == 0 || 2*c.stats[z.signal].chars <= c.total)
 }
 
 // scoreBlock adds one text block's score to its ancestors.

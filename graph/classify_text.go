@@ -1,0 +1,167 @@
+package graph
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/sieve-dev/sieve/internal/textnorm"
+)
+
+// What a block's text says about it relative to the rest of the page,
+// applied after the container decision: a heading that repeats the page
+// title (the record's title field carries it), short text the page repeats
+// elsewhere (gallery captions, "Share", "Advertisement"), and the short
+// lines at the edges of the content (bylines, dates, credits, "Tags:",
+// "You may also like…") that sit before the article's first paragraph or
+// after its last. Linear in the number of blocks.
+
+// repeatMaxChars bounds the text that counts as a repeated line: long
+// paragraphs are never dropped for repeating.
+const repeatMaxChars = 200
+
+// edgeMaxChars is the longest line trimmed at the content's edges, and
+// proseMinChars the least a paragraph needs to count as the article's
+// prose (the edges are measured from the first and last such paragraph).
+const (
+	edgeMaxChars  = 80
+	proseMinChars = 120
+)
+
+// textSignals relabels content blocks whose text marks them as chrome.
+func (b *builder) textSignals() {
+	title := textnorm.Key(b.pageTitle())
+	// seen counts a short line's copies; inChrome marks lines the page
+	// also shows in its chrome (a headline repeated in a teaser list).
+	seen := make(map[string]int, len(b.blocks))
+	inChrome := make(map[string]bool)
+	for i := range b.blocks {
+		if d := &b.blocks[i]; utf8.RuneCountInString(d.Text) <= repeatMaxChars && d.Type != TypeHeading {
+			key := textnorm.Key(d.Text)
+			seen[key]++
+			inChrome[key] = inChrome[key] || d.Role != "content"
+		}
+	}
+	kept := make(map[string]bool)
+	for i := range b.blocks {
+		d := &b.blocks[i]
+		if d.Role != "content" {
+			continue
+		}
+		key := textnorm.Key(d.Text)
+		short := d.Type != TypeHeading && utf8.RuneCountInString(d.Text) <= repeatMaxChars
+		switch {
+		case (d.Type == TypeHeading || d.Type == TypeMedia) && repeatsTitle(key, title):
+			d.Role, d.Chrome, d.Reason = "chrome", "title", "repeats the page title (the record's title field)"
+		case short && seen[key] > 1 && (inChrome[key] || (d.Type == TypeMedia && kept[key])):
+			// A line the chrome also shows is the chrome's; repeated image
+			// text keeps its first copy. Lines the article itself repeats
+			// (a schedule, a recipe) stay.
+			d.Role, d.Chrome, d.Reason = "chrome", "repeated", "short text the page repeats ("+itoa(seen[key])+" times)"
+		case short:
+			kept[key] = true
+		}
+	}
+	b.trimEdges()
+}
+
+// repeatsTitle reports whether a heading's key is the page title or the
+// headline part of it ("Headline | Site").
+func repeatsTitle(key, title string) bool {
+	if title == "" || key == "" || len(strings.Fields(key)) < 3 {
+		return false
+	}
+	return key == title || strings.HasPrefix(title, key) || strings.HasSuffix(title, key)
+}
+
+// trimEdges marks short non-prose blocks before the first and after the
+// last prose paragraph of the content as chrome.
+func (b *builder) trimEdges() {
+	first, last := -1, -1
+	for i := range b.blocks {
+		if d := &b.blocks[i]; d.Role == "content" && isProse(d) {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return
+	}
+	for i := range b.blocks {
+		d := &b.blocks[i]
+		if d.Role != "content" || d.node < 0 || (i >= first && i <= last) {
+			continue
+		}
+		if d.Type == TypeHeading || d.Type == TypeListItem || b.t.nodes[d.node].Tag == "summary" {
+			continue // a section's heading, a list the article ends with, a panel's label
+		}
+		if edgeLine(d) {
+			where := "before the first"
+			if i > last {
+				where = "after the last"
+			}
+			d.Role, d.Chrome, d.Reason = "chrome", "edge", "short line "+where+" paragraph of the content"
+		}
+	}
+	// A heading after the article's last paragraph that heads nothing
+	// left in the content ("You may also like…") goes with what it headed.
+	for i := len(b.blocks) - 1; i > last; i-- {
+		d := &b.blocks[i]
+		if d.Role != "content" {
+			continue
+		}
+		if d.Type != TypeHeading {
+			return
+		}
+		d.Role, d.Chrome, d.Reason = "chrome", "edge", "heading after the last paragraph of the content, with no content under it"
+	}
+}
+
+// isProse is a paragraph that reads as running text, or a table or code
+// block: what the edges are measured from.
+func isProse(d *draft) bool {
+	switch d.Type {
+	case TypeTable, TypeCode:
+		return true
+	case TypeParagraph, TypeQuote:
+	default:
+		return false
+	}
+	n := utf8.RuneCountInString(d.Text)
+	return n >= proseMinChars && float64(d.linkChars) < 0.5*float64(n)
+}
+
+// edgeLine is a short block that does not end a sentence: a byline, a
+// date, a credit, a label.
+func edgeLine(d *draft) bool {
+	switch d.Type {
+	case TypeTable, TypeCode:
+		return false
+	}
+	s := strings.TrimSpace(d.Text)
+	if utf8.RuneCountInString(s) > edgeMaxChars {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return !(r == '.' || r == '!' || r == '?' || r == '…' || r == '。') || !unicode.IsLetter(firstRune(s))
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+// pageTitle is the text of the document's <title>.
+func (b *builder) pageTitle() string {
+	for i := range b.t.nodes {
+		if b.t.nodes[i].Tag == "title" {
+			return b.t.rawText(i)
+		}
+		if b.t.nodes[i].Tag == "body" {
+			break
+		}
+	}
+	return ""
+}
