@@ -466,11 +466,14 @@ func audit(g *Record, rec *normalize.Record, t *tree, visible string, notes []st
 
 // headingConfidence scores how well the headings outline the page: 1 for a
 // single h1 followed by levels that never skip; less for no headings, no
-// h1, several h1s or skipped levels. Only content headings count.
+// h1, several h1s or skipped levels. Content headings count, and the
+// headline that repeats the page title.
 func headingConfidence(blocks []Block) float64 {
 	var levels []int
 	for _, b := range blocks {
-		if b.Type == TypeHeading && b.Role == "content" {
+		// A headline labelled chrome only because it repeats the page
+		// title still heads the outline.
+		if b.Type == TypeHeading && (b.Role == "content" || b.Chrome == "title") {
 			levels = append(levels, b.Level)
 		}
 	}
