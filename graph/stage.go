@@ -3,8 +3,6 @@ package graph
 import (
 	"context"
 	"fmt"
-	"reflect"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -17,19 +15,7 @@ import (
 
 // inputKeys are the normalized record's own fields; anything else on the
 // input line is a user's and passes through.
-var inputKeys = record.Keys(jsonKeys(reflect.TypeOf(normalize.Record{}))...)
-
-// jsonKeys lists the JSON field names of a struct type.
-func jsonKeys(t reflect.Type) []string {
-	var keys []string
-	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
-			keys = append(keys, name)
-		}
-	}
-	return keys
-}
+var inputKeys = record.FieldsOf[normalize.Record]()
 
 // Transform turns one normalized record line into one graph record line.
 func Transform(_ context.Context, line []byte) ([]byte, error) {

@@ -3,9 +3,7 @@ package normalize
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"runtime"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -18,18 +16,7 @@ import (
 
 // knownCaptureKeys are the capture record's own fields: they are replaced
 // by the normalized record, never passed through.
-var knownCaptureKeys = record.Keys(jsonKeys(reflect.TypeOf(capture.Record{}))...)
-
-func jsonKeys(t reflect.Type) []string {
-	keys := make([]string, 0, t.NumField())
-	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
-			keys = append(keys, name)
-		}
-	}
-	return keys
-}
+var knownCaptureKeys = record.FieldsOf[capture.Record]()
 
 // Transform turns one capture line into one normalized line. Top-level
 // fields the capture record does not define (a user's "id") are carried

@@ -3,8 +3,6 @@ package render
 import (
 	"context"
 	"fmt"
-	"reflect"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -17,18 +15,7 @@ import (
 
 // graphKeys claims every top-level key of a graph record, so that only a
 // user's own fields ("id", job metadata) ride along onto the artifact record.
-var graphKeys = record.Keys(jsonKeys(reflect.TypeFor[graph.Record]())...)
-
-func jsonKeys(t reflect.Type) []string {
-	var keys []string
-	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
-			keys = append(keys, name)
-		}
-	}
-	return keys
-}
+var graphKeys = record.FieldsOf[graph.Record]()
 
 // Transform turns one graph record line into one artifact record line,
 // writing the artifact directory on the way.

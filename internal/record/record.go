@@ -5,6 +5,7 @@ package record
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
@@ -124,4 +125,18 @@ func Keys(names ...string) func(string) bool {
 		m[n] = true
 	}
 	return func(k string) bool { return m[k] }
+}
+
+// FieldsOf returns membership over the JSON field names of struct type T:
+// the "known" set a stage passes to Passthrough for its input record type.
+func FieldsOf[T any]() func(string) bool {
+	t := reflect.TypeFor[T]()
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			names = append(names, name)
+		}
+	}
+	return Keys(names...)
 }
