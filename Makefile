@@ -1,4 +1,4 @@
-# sieve — make demo runs the static read on the bundled sample site;
+# sieve — make demo distills the bundled sample site into ./artifacts;
 # make test runs every test. Both work on a fresh Debian machine with Go.
 
 SHELL := /bin/bash
@@ -16,8 +16,9 @@ check-go:
 	@command -v $(GO) >/dev/null 2>&1 || { echo "sieve needs Go 1.26 or newer: install it from your distribution or go.dev and put 'go' on PATH" >&2; exit 1; }
 
 # deps installs what the tests need that Go does not bring: GNU parallel for
-# the batch recipe in pipelines/. As root it uses apt-get; otherwise it says
-# how.
+# the batch recipe in pipelines/ and Chromium for the render tier. As root it
+# uses apt-get; otherwise it says how (and the Chromium tests skip, unless
+# SIEVE_REQUIRE_CHROMIUM=1, which .ci/run sets under CI=true).
 deps:
 	@scripts/ensure-tools.sh parallel
 	@scripts/ensure-tools.sh chromium || echo "WARNING: Chromium is missing: the render-tier tests will be SKIPPED (apt-get install chromium)" >&2

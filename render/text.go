@@ -16,13 +16,14 @@ const FileText = "index.txt"
 // Text is the page's main content as plain text: the content blocks in
 // reading order, one block per line (a line break at each block boundary),
 // table rows one per line with cells separated by " | ". Chrome, latent
-// text and forms never appear; nothing is added that the page did not say
+// text, forms and media (an image's description is not text the page
+// shows) never appear; nothing is added that the page did not say
 // (no Markdown syntax, no front matter), so any extraction scorer can read
 // it as is. It is derived from the same graph as index.md.
 func Text(rec *graph.Record) []byte {
 	var b strings.Builder
 	for _, bl := range rec.Blocks {
-		if bl.Role != "content" || bl.Type == graph.TypeForm {
+		if bl.Role != "content" || bl.Type == graph.TypeForm || bl.Type == graph.TypeMedia {
 			continue
 		}
 		s := textBlock(bl)
