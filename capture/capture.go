@@ -169,6 +169,10 @@ func fillBody(rec *Record, body []byte, truncated bool, contentType string) {
 	rec.Truncated = truncated
 	mt, label := mediaType(contentType, body)
 	rec.ContentType = mt
+	if isPDF(mt, body) {
+		fillPDF(rec, body, truncated)
+		return
+	}
 	if !isText(mt) {
 		if len(body) > 0 {
 			rec.BodyOmitted = "binary content type " + mt

@@ -47,6 +47,9 @@ type Record struct {
 	// DOM is the rendered page as the in-page walker read it: a flat
 	// pre-order node list, the shape of normalize's nodes. Render tier only.
 	DOM []DOMNode `json:"dom,omitempty"`
+	// PDF holds what was read from a PDF body, which is then not kept in
+	// Body. Absent for other types and for a PDF that could not be read.
+	PDF *PDF `json:"pdf,omitempty"`
 }
 
 // Redirect is one hop of a redirect chain.
@@ -84,6 +87,7 @@ const (
 	ErrRead             = "read"         // the body broke off
 	ErrFile             = "file"         // a local file could not be read
 	ErrRender           = "render"       // the browser read failed (crash, timeout, no Chromium)
+	ErrPDF              = "pdf"          // a PDF body could not be read (encrypted, broken, truncated)
 )
 
 // Error says why a fetch failed.

@@ -1,0 +1,113 @@
+package pdf
+
+import (
+	"fmt"
+	"math"
+	"unicode"
+
+	"github.com/klippa-app/go-pdfium/references"
+	"github.com/klippa-app/go-pdfium/requests"
+)
+
+// deviceScale is device pixels per point for FPDF_PageToDevice, which
+// answers in integers: at 100 its rounding is 1/100 pt, the box quantum.
+const deviceScale = 100
+
+// matrix maps page space (PDF user space, bottom-left) to top-left
+// display points: x' = a*x + c*y + e, y' = b*x + d*y + f.
+type matrix struct{ a, b, c, d, e, f float64 }
+
+func (m matrix) apply(x, y float64) (float64, float64) {
+	return m.a*x + m.c*y + m.e, m.b*x + m.d*y + m.f
+}
+
+// displayMatrix asks PDFium where three page-space points land on a large
+// device the page's size: the display transform is affine, so three points
+// fix it, /Rotate and the CropBox offset included.
+func (e *engine) displayMatrix(ref requests.Page, w, h float64) (matrix, error) {
+	const span = 10000 // page-space distance of the probe points
+	var pts [3][2]float64
+	for i, p := range [3][2]float64{{0, 0}, {span, 0}, {0, span}} {
+		r, err := e.inst.FPDF_PageToDevice(&requests.FPDF_PageToDevice{
+			Page: ref, SizeX: int(math.Round(w * deviceScale)), SizeY: int(math.Round(h * deviceScale)),
+			PageX: p[0], PageY: p[1],
+		})
+		if err != nil {
+			return matrix{}, fmt.Errorf("mapping page coordinates: %w", err)
+		}
+		pts[i] = [2]float64{float64(r.DeviceX) / deviceScale, float64(r.DeviceY) / deviceScale}
+	}
+	o := pts[0]
+	return matrix{
+		a: (pts[1][0] - o[0]) / span, b: (pts[1][1] - o[1]) / span,
+		c: (pts[2][0] - o[0]) / span, d: (pts[2][1] - o[1]) / span,
+		e: o[0], f: o[1],
+	}, nil
+}
+
+// chars reads the page's text layer.
+func (e *engine) chars(ref requests.Page, m matrix) ([]Char, error) {
+	tp, err := e.inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: ref})
+	if err != nil {
+		return nil, fmt.Errorf("loading text: %w", err)
+	}
+	defer e.inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
+	n, err := e.inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
+	if err != nil {
+		return nil, fmt.Errorf("counting characters: %w", err)
+	}
+	out := make([]Char, 0, n.Count)
+	for i := 0; i < n.Count; i++ {
+		c, err := e.char(tp.TextPage, i, m)
+		if err != nil {
+			return nil, fmt.Errorf("character %d: %w", i, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func (e *engine) char(tp references.FPDF_TEXTPAGE, i int, m matrix) (Char, error) {
+	u, err := e.inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp, Index: i})
+	if err != nil {
+		return Char{}, err
+	}
+	c := Char{Rune: rune(u.Unicode)}
+	if unicode.IsSpace(c.Rune) {
+		g, err := e.inst.FPDFText_IsGenerated(&requests.FPDFText_IsGenerated{TextPage: tp, Index: i})
+		if err == nil && g.IsGenerated {
+			c.Generated = true
+			return c, nil
+		}
+	}
+	fs, err := e.inst.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp, Index: i})
+	if err != nil {
+		return Char{}, err
+	}
+	c.FontSize = round(fs.FontSize)
+	b, err := e.inst.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: tp, Index: i})
+	if err != nil {
+		return c, nil // PDFium has no box for some characters (e.g. some generated ones)
+	}
+	c.Box = mapBox(m, b.Left, b.Bottom, b.Right, b.Top)
+	return c, nil
+}
+
+// mapBox maps a page-space rectangle to a top-left display box.
+func mapBox(m matrix, left, bottom, right, top float64) Box {
+	x0, y0 := m.apply(left, bottom)
+	x1, y1 := m.apply(right, top)
+	return Box{
+		X0: round(math.Min(x0, x1)), Y0: round(math.Min(y0, y1)),
+		X1: round(math.Max(x0, x1)), Y1: round(math.Max(y0, y1)),
+	}
+}
+
+// round quantises to 1/100 pt.
+func round(v float64) float64 {
+	r := math.Round(v*100) / 100
+	if r == 0 {
+		return 0 // no negative zero
+	}
+	return r
+}

@@ -1,0 +1,110 @@
+package pdf
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/webassembly"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+)
+
+// engine is the process's one PDFium instance.
+type engine struct {
+	pool pdfium.Pool
+	inst pdfium.Pdfium
+}
+
+// engMu guards the engine and serialises every use of it: PDFium is
+// single-threaded, and Close must not stop it under a running Parse.
+var (
+	engMu  sync.Mutex
+	eng    *engine
+	engErr error
+)
+
+// getEngine starts the engine on first use; the caller holds engMu. A
+// failed start is remembered: it would fail the same way again.
+func getEngine() (*engine, error) {
+	if eng == nil && engErr == nil {
+		eng, engErr = startEngine()
+	}
+	return eng, engErr
+}
+
+// Close stops the engine, if it was started; a later Parse starts it anew.
+func Close() error {
+	engMu.Lock()
+	defer engMu.Unlock()
+	if eng == nil {
+		engErr = nil
+		return nil
+	}
+	e := eng
+	eng, engErr = nil, nil
+	return errors.Join(e.inst.Close(), e.pool.Close())
+}
+
+func startEngine() (*engine, error) {
+	pool, err := webassembly.Init(webassembly.Config{
+		MinIdle:       1,
+		MaxIdle:       1,
+		MaxTotal:      1,
+		ReuseWorkers:  true,
+		FSConfig:      wazero.NewFSConfig(), // nothing mounted: the default mounts the host's /
+		RuntimeConfig: runtimeConfig(),
+		Stdout:        io.Discard,
+		Stderr:        io.Discard,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("starting PDFium: %w", err)
+	}
+	inst, err := pool.GetInstance(30 * time.Second)
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("starting PDFium: %w", err)
+	}
+	return &engine{pool: pool, inst: inst}, nil
+}
+
+// runtimeConfig is go-pdfium's default (the module needs exception
+// handling) plus a compilation cache when the cache dir is writable.
+func runtimeConfig() wazero.RuntimeConfig {
+	rc := wazero.NewRuntimeConfig().WithCoreFeatures(
+		api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling)
+	if cache := compilationCache(); cache != nil {
+		rc = rc.WithCompilationCache(cache)
+	}
+	return rc
+}
+
+// compilationCache is wazero's file cache in the user cache dir, or nil
+// when there is none or it cannot be written.
+func compilationCache() wazero.CompilationCache {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return nil
+	}
+	dir := filepath.Join(base, "sieve", "wazero")
+	if os.MkdirAll(dir, 0o755) != nil {
+		return nil
+	}
+	probe, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		return nil
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	cache, err := wazero.NewCompilationCacheWithDir(dir)
+	if err != nil {
+		return nil
+	}
+	return cache
+}
