@@ -123,7 +123,7 @@ func (b *builder) walk(i int) {
 	case "input", "select", "textarea", "button":
 		b.walkControl(i)
 		return
-	case "option", "datalist", "svg", "math", "map", "area", "source", "track":
+	case "head", "option", "datalist", "svg", "math", "map", "area", "source", "track":
 		return
 	case "label":
 		if b.inForm > 0 && b.labelsField(i) {

@@ -177,7 +177,7 @@ func visibleText(t *tree) (string, int) {
 			}
 			return
 		}
-		if n.Tag == "select" || n.Tag == "option" || n.Tag == "textarea" {
+		if n.Tag == "head" || n.Tag == "select" || n.Tag == "option" || n.Tag == "textarea" {
 			return
 		}
 		main = main || n.Tag == "main" || n.Role == "main"
