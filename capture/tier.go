@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/sieve-dev/sieve/internal/markers"
 )
 
 // staticRead is what the tier decision knows about a static read.
@@ -26,8 +28,6 @@ const (
 	shellChars = 200
 	fullChars  = 1500
 )
-
-var mountIDs = map[string]bool{"root": true, "app": true, "__next": true, "__nuxt": true, "___gatsby": true, "svelte": true, "main-app": true, "app-root": true}
 
 var challengeMarkers = []string{"challenge-platform", "cf-chl", "_cf_chl_opt", "turnstile", "hcaptcha", "px-captcha", "captcha-delivery", "_incapsula_resource", "datadome", "awswaf"}
 
@@ -97,7 +97,7 @@ func scanStatic(body string) staticRead {
 			}
 			s.marker(attrOf(n, "class") + " " + attrOf(n, "id") + " " + attrOf(n, "src"))
 			hidden = hidden || hasAttrOf(n, "hidden") || strings.Contains(strings.ReplaceAll(attrOf(n, "style"), " ", ""), "display:none")
-			if id := attrOf(n, "id"); s.mount == "" && mountIDs[id] && strings.TrimSpace(textOf(n)) == "" {
+			if id := attrOf(n, "id"); s.mount == "" && markers.MountIDs[id] && strings.TrimSpace(textOf(n)) == "" {
 				s.mount = fmt.Sprintf("<%s id=%q>", n.Data, id)
 			}
 		}

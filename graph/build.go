@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/text/language"
 
+	"github.com/sieve-dev/sieve/internal/markers"
 	"github.com/sieve-dev/sieve/internal/record"
 	"github.com/sieve-dev/sieve/internal/version"
 	"github.com/sieve-dev/sieve/normalize"
@@ -304,9 +305,6 @@ func countForms(actions []Action) int {
 	return n
 }
 
-// mountIDs are the ids single-page-application frameworks mount into.
-var mountIDs = map[string]bool{"root": true, "app": true, "__next": true, "__nuxt": true, "___gatsby": true, "svelte": true, "main-app": true, "app-root": true}
-
 // emptyMount describes the first application mount point with no visible
 // text under it, or "".
 func emptyMount(t *tree) string {
@@ -317,7 +315,7 @@ func emptyMount(t *tree) string {
 		}
 		desc := ""
 		switch {
-		case mountIDs[n.Attrs["id"]]:
+		case markers.MountIDs[n.Attrs["id"]]:
 			desc = fmt.Sprintf("<%s id=%q>", n.Tag, n.Attrs["id"])
 		case n.Tag == "app-root":
 			desc = "<app-root>"
