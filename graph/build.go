@@ -338,6 +338,9 @@ func containsEntry(evidence []string) bool {
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
+// isPDF reports whether the page was read from a PDF.
+func isPDF(rec *normalize.Record) bool { return rec.Capture.ContentType == "application/pdf" }
+
 // tokens estimates tokens at four characters each (ARTIFACT.md).
 func tokens(chars int) int { return (chars + 3) / 4 }
 
@@ -450,7 +453,12 @@ func audit(g *Record, rec *normalize.Record, t *tree, visible string, notes []st
 	if ctl > 0 {
 		a.Dropped = append(a.Dropped, Dropped{Reason: "form_control_text", Nodes: ctl})
 	}
-	if rec.Capture.Tier == "static" || rec.Capture.Tier == "" {
+	switch {
+	case isPDF(rec):
+		a.Notes = append(a.Notes,
+			"PDF: text read from the PDF's text layer in PDFium's order per page (no layout analysis yet), so order_confidence is unknown (null)",
+			"PDF: every page was read, there is no scroll sweep; reached_bottom is null")
+	case rec.Capture.Tier == "static" || rec.Capture.Tier == "":
 		a.Notes = append(a.Notes,
 			"static tier: the served HTML was read without a browser; no boxes, so order_confidence is unknown (null)",
 			"static tier: no scroll sweep, so reached_bottom is unknown (null)")
@@ -517,6 +525,9 @@ func provenance(rec *normalize.Record) Provenance {
 		p.Tier = "static"
 	}
 	p.TierReason = "static tier: the served document was read without a browser"
+	if isPDF(rec) {
+		p.TierReason = "static tier: the PDF was read by the embedded PDF engine"
+	}
 	if c := rec.Capture; c.TierReason != "" {
 		p.TierReason, p.TierScore, p.TierFellBack = c.TierReason, c.TierScore, c.TierFellBack
 	}

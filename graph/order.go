@@ -36,6 +36,12 @@ func orderConfidence(blocks []Block) *float64 {
 // applyRender fills the figures only a browser read knows: block boxes,
 // order_confidence, reached_bottom and checkpoints.
 func applyRender(g *Record, rec *normalize.Record) {
+	if isPDF(rec) {
+		// A PDF's nodes carry page boxes (points, pages stacked): blocks get
+		// them too, but there is no browser read to judge order or sweep.
+		blockBoxes(g.Blocks, rec.Nodes)
+		return
+	}
 	r := rec.Capture.Render
 	if rec.Capture.Tier != "render" || r == nil {
 		return

@@ -273,8 +273,23 @@ func shellSignals(s *signals, add func(string, string, ...string)) {
 		return
 	}
 	if s.visibleChars == 0 {
+		if isPDF(rec) {
+			add(StatusEmptyAfterRender, StatusEmptyAfterRender, fmt.Sprintf("the PDF's %d page(s) have no text layer (a scanned or image-only PDF; sieve does no OCR)", pdfPages(rec)))
+			return
+		}
 		add(StatusEmptyAfterRender, StatusEmptyAfterRender, "the served document has no visible text and no scripts that could add any")
 	}
+}
+
+// pdfPages counts the page sections normalize made of a PDF.
+func pdfPages(rec *normalize.Record) int {
+	n := 0
+	for i := range rec.Nodes {
+		if rec.Nodes[i].Tag == "section" && rec.Nodes[i].Source == "pdf" {
+			n++
+		}
+	}
+	return n
 }
 
 // excerpt cuts s to at most max bytes on a rune boundary.

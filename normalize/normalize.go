@@ -29,10 +29,14 @@ var ErrUnsupported = errors.New("sieve-normalize reads HTML and plain text")
 
 // Normalize turns one capture record into a normalized record. A failed
 // fetch or an empty body gives a valid record with no nodes (the failure is
-// data for the graph); a content type other than HTML or plain text is an
-// error.
+// data for the graph); a PDF is read from capture's pdf facts; another
+// content type is an error.
 func Normalize(rec *capture.Record) (*Record, error) {
 	out := newRecord(rec)
+	if rec.PDF != nil { // also beside a size-cap error: the pages read are kept
+		readPDF(out, rec.PDF)
+		return out, nil
+	}
 	kind, err := kindOf(rec)
 	if err != nil {
 		return nil, err

@@ -67,8 +67,8 @@ type Node struct {
 	// style-sheet rule that fired (`style="display:none"`, `.promo { display: none }`,
 	// `class="sr-only"`, `attribute hidden`).
 	HiddenRule string `json:"hidden_rule,omitempty"`
-	Source     string `json:"source"`        // "static" (served HTML) or "dom" (rendered)
-	Box        *Box   `json:"box,omitempty"` // page coordinates; render tier only
+	Source     string `json:"source"`        // "static" (served HTML), "dom" (rendered) or "pdf" (a PDF text layer)
+	Box        *Box   `json:"box,omitempty"` // page coordinates: CSS px (render tier) or points, pages stacked (PDF)
 }
 
 // Box is an element's border box in CSS pixels, page coordinates, rounded
