@@ -55,7 +55,7 @@ func runAnchor(c *cli.Context) error {
 	if c.String("evidence-refs") == "" {
 		return cliutil.Usagef("--evidence-refs is required")
 	}
-	if err := checkFormat(c.String("grounding")); err != nil {
+	if err := verify.CheckFormat(c.String("grounding")); err != nil {
 		return err
 	}
 	src, err := verify.LoadFile(c.String("grounding"), pos[0])
@@ -71,7 +71,7 @@ func runAnchor(c *cli.Context) error {
 		return verify.Coded(verify.ExitInvalidEvidenceRefs, "invalid_evidence_refs", "%v", err)
 	}
 	r := Run(src, req)
-	if err := writeOut(c, &r); err != nil {
+	if err := verify.WriteOut(c, r.Canonical); err != nil {
 		return err
 	}
 	// On a coded failure stderr carries the canonical JSON error only.
@@ -79,33 +79,6 @@ func runAnchor(c *cli.Context) error {
 		return verify.Coded(verify.ExitUnbound, "evidence_unbound", "%d of %d evidence refs are not bound", len(r.Anchors)-r.Bound(), len(r.Anchors))
 	}
 	fmt.Fprintf(cliutil.Stderr(c), "anchors: %d of %d bound\n", r.Bound(), len(r.Anchors))
-	return nil
-}
-
-func checkFormat(f string) error {
-	switch f {
-	case verify.FormatAuto, verify.FormatEthos, verify.FormatGraph, verify.FormatOpenDataLoader:
-		return nil
-	}
-	return cliutil.Usagef("unknown --grounding %q (auto, ethos-document, sieve-graph, opendataloader-json)", f)
-}
-
-// writeOut writes the canonical report and a newline to --out or stdout.
-func writeOut(c *cli.Context, r *Report) error {
-	b, err := r.Canonical()
-	if err != nil {
-		return verify.Coded(verify.ExitInternal, "internal_error", "%v", err)
-	}
-	b = append(b, '\n')
-	if out := c.String("out"); out != "" {
-		if err := os.WriteFile(out, b, 0o644); err != nil {
-			return verify.Coded(verify.ExitIO, "io_error", "cannot write %s: %v", out, err)
-		}
-		return nil
-	}
-	if _, err := cliutil.Stdout(c).Write(b); err != nil {
-		return verify.Coded(verify.ExitIO, "io_error", "cannot write the report: %v", err)
-	}
 	return nil
 }
 
@@ -133,7 +106,7 @@ func FilterCommand() *cli.Command {
 			if c.NArg() > 0 || c.String("graph") == "" {
 				return cliutil.Usagef("sieve-anchor reads evidence refs on stdin and needs --graph FILE")
 			}
-			if err := checkFormat(c.String("grounding")); err != nil {
+			if err := verify.CheckFormat(c.String("grounding")); err != nil {
 				return err
 			}
 			src, err := verify.LoadFile(c.String("grounding"), c.String("graph"))

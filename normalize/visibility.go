@@ -194,15 +194,7 @@ func parseDecls(s string) declSet {
 		return nil
 	}
 	ds, _ := parser.NewParser(s).ParseDeclarations()
-	out := make(declSet, 0, len(ds))
-	for _, d := range ds {
-		out = append(out, decl{
-			prop:      strings.ToLower(strings.TrimSpace(d.Property)),
-			value:     strings.ToLower(strings.TrimSpace(d.Value)),
-			important: d.Important,
-		})
-	}
-	return out
+	return toDecls(ds)
 }
 
 // get returns the declaration that wins for prop: the last !important

@@ -81,7 +81,7 @@ func runVerify(c *cli.Context) error {
 	if c.String("citations") == "" {
 		return cliutil.Usagef("--citations is required")
 	}
-	if err := checkFormat(c.String("grounding")); err != nil {
+	if err := CheckFormat(c.String("grounding")); err != nil {
 		return err
 	}
 	src, err := LoadFile(c.String("grounding"), pos[0])
@@ -97,7 +97,7 @@ func runVerify(c *cli.Context) error {
 		return Coded(ExitInvalidCitations, "invalid_citations", "%v", err)
 	}
 	r := Verify(src, cit)
-	if err := writeOut(c, r.Canonical); err != nil {
+	if err := WriteOut(c, r.Canonical); err != nil {
 		return err
 	}
 	proof, n := r.ProofSummary()
@@ -109,7 +109,8 @@ func runVerify(c *cli.Context) error {
 	return nil
 }
 
-func checkFormat(f string) error {
+// CheckFormat rejects an unknown --grounding value as a usage error.
+func CheckFormat(f string) error {
 	switch f {
 	case FormatAuto, FormatEthos, FormatGraph, FormatOpenDataLoader:
 		return nil
@@ -130,8 +131,9 @@ func LoadFile(format, path string) (GroundingSource, error) {
 	return src, nil
 }
 
-// writeOut writes canonical JSON and a newline to --out or stdout.
-func writeOut(c *cli.Context, encode func() ([]byte, error)) error {
+// WriteOut writes canonical JSON and a newline to --out or stdout, with
+// coded errors (SPEC.md §6.4) when encoding or writing fails.
+func WriteOut(c *cli.Context, encode func() ([]byte, error)) error {
 	b, err := encode()
 	if err != nil {
 		return Coded(ExitInternal, "internal_error", "%v", err)
@@ -170,7 +172,7 @@ func FilterCommand() *cli.Command {
 			if c.NArg() > 0 || c.String("graph") == "" {
 				return cliutil.Usagef("sieve-verify reads claims on stdin and needs --graph FILE")
 			}
-			if err := checkFormat(c.String("grounding")); err != nil {
+			if err := CheckFormat(c.String("grounding")); err != nil {
 				return err
 			}
 			src, err := LoadFile(c.String("grounding"), c.String("graph"))
