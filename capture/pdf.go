@@ -50,8 +50,8 @@ func pdfRecord(doc *pdf.Document) *PDF {
 	out := &PDF{PageCount: len(doc.Pages), Pages: make([]PDFPage, len(doc.Pages))}
 	for i, p := range doc.Pages {
 		out.Pages[i] = PDFPage{
-			Index: p.Index, Width: p.Width, Height: p.Height, Rotation: p.Rotation,
-			Lines: pdfLines(p.Lines()), Error: p.Err,
+			PDFPageInfo: PDFPageInfo{Index: p.Index, Width: p.Width, Height: p.Height, Rotation: p.Rotation, Error: p.Err},
+			Lines:       pdfLines(p.Lines()),
 		}
 	}
 	return out

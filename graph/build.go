@@ -39,6 +39,7 @@ func Build(rec *normalize.Record) *Record {
 		Lang:              pageLang(rec.Doc.Lang),
 		DistilledAt:       rec.Capture.Timing.StartedAt,
 		SourceFingerprint: rec.Capture.SourceFingerprint,
+		PDF:               rec.Capture.PDF,
 		Gaps:              []Gap{},
 		Structured:        map[string]any{},
 	}

@@ -25,6 +25,9 @@ type Record struct {
 	// DistilledAt is when the page was read (the capture's start), RFC 3339
 	// UTC. Volatile: it is not part of content_hash.
 	DistilledAt string `json:"distilled_at"`
+	// PDF is a PDF's pages (size, rotation, links, annotations) and
+	// document facts; absent for web pages.
+	PDF *capture.PDFInfo `json:"pdf,omitempty"`
 
 	Sections   []Section  `json:"sections"`
 	Counts     Counts     `json:"counts"`
@@ -171,7 +174,8 @@ type Block struct {
 	Language string `json:"language,omitempty"`
 	// Media blocks point at their media_all entry.
 	MediaID string `json:"media_id,omitempty"`
-	Box     *Box   `json:"box,omitempty"` // quantised page box, render tier only
+	Box     *Box   `json:"box,omitempty"`  // quantised page box: CSS px (render tier) or points on page Page (PDF)
+	Page    int    `json:"page,omitempty"` // PDF: 1-based page number the block (and its box) is on
 }
 
 // Cell is one table cell.
@@ -180,6 +184,7 @@ type Cell struct {
 	Header  bool   `json:"header,omitempty"`
 	Colspan int    `json:"colspan,omitempty"` // when > 1
 	Rowspan int    `json:"rowspan,omitempty"` // when > 1
+	Box     *Box   `json:"box,omitempty"`     // PDF: the cell's box on its table's page
 }
 
 // Box is a quantised page box.

@@ -64,6 +64,10 @@ func newRecord(rec *capture.Record) *Record {
 	if headers == nil {
 		headers = map[string]string{}
 	}
+	var pdfInfo *capture.PDFInfo
+	if rec.PDF != nil {
+		pdfInfo = rec.PDF.Info()
+	}
 	return &Record{
 		Record:            record.KindNormalized,
 		SchemaVersion:     record.SchemaVersion,
@@ -89,6 +93,7 @@ func newRecord(rec *capture.Record) *Record {
 			TierReason:        rec.TierReason,
 			TierFellBack:      rec.TierFellBack,
 			Render:            rec.Render,
+			PDF:               pdfInfo,
 		},
 		Doc:   Doc{Lang: contentLanguage(headers)},
 		Nodes: []Node{},

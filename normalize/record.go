@@ -39,6 +39,8 @@ type CaptureInfo struct {
 	TierReason   string          `json:"tier_reason,omitempty"`
 	TierFellBack bool            `json:"tier_fell_back,omitempty"`
 	Render       *capture.Render `json:"render,omitempty"`
+	// PDF is a PDF's pages and document facts without the text layer.
+	PDF *capture.PDFInfo `json:"pdf,omitempty"`
 }
 
 // Node is one DOM node in document (pre-)order: an element or a text node.
@@ -67,8 +69,9 @@ type Node struct {
 	// style-sheet rule that fired (`style="display:none"`, `.promo { display: none }`,
 	// `class="sr-only"`, `attribute hidden`).
 	HiddenRule string `json:"hidden_rule,omitempty"`
-	Source     string `json:"source"`        // "static" (served HTML), "dom" (rendered) or "pdf" (a PDF text layer)
-	Box        *Box   `json:"box,omitempty"` // page coordinates: CSS px (render tier) or points, pages stacked (PDF)
+	Source     string `json:"source"`         // "static" (served HTML), "dom" (rendered) or "pdf" (a PDF text layer)
+	Box        *Box   `json:"box,omitempty"`  // page coordinates: CSS px (render tier) or points on page Page (PDF)
+	Page       int    `json:"page,omitempty"` // PDF: 1-based page number of the node
 }
 
 // Box is an element's border box in CSS pixels, page coordinates, rounded

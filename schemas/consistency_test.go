@@ -88,6 +88,19 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"timing", d["timing"], capture.Timing{}},
 		{"capture_info", d["capture_info"], normalize.CaptureInfo{}},
 		{"node", d["node"], normalize.Node{}},
+		{"pdf", d["pdf"], capture.PDF{}},
+		{"pdf_info", d["pdf_info"], capture.PDFInfo{}},
+		{"pdf_page", d["pdf_page"], capture.PDFPage{}},
+		{"pdf_page_info", d["pdf_page_info"], capture.PDFPageInfo{}},
+		{"pdf_line", d["pdf_line"], capture.PDFLine{}},
+		{"pdf_span", d["pdf_span"], capture.PDFSpan{}},
+		{"pdf_tag", d["pdf_tag"], capture.PDFTag{}},
+		{"pdf_rect", d["pdf_rect"], capture.PDFRect{}},
+		{"pdf_link", d["pdf_link"], capture.PDFLink{}},
+		{"pdf_annotation", d["pdf_annotation"], capture.PDFAnnotation{}},
+		{"pdf_bookmark", d["pdf_bookmark"], capture.PDFBookmark{}},
+		{"pdf_attachment", d["pdf_attachment"], capture.PDFAttachment{}},
+		{"pdf_box", d["pdf_box"], capture.PDFBox{}},
 		{"doc", d["doc"], normalize.Doc{}},
 		{"scripts", d["scripts"], normalize.Scripts{}},
 		{"normalize_stats", d["normalize_stats"], normalize.Stats{}},
@@ -141,8 +154,7 @@ func compareFields(t *testing.T, s objSchema, typ reflect.Type) {
 		t.Fatalf("schema for %s has no properties", typ)
 	}
 	var names, required []string
-	for i := 0; i < typ.NumField(); i++ {
-		f := typ.Field(i)
+	for _, f := range jsonFields(typ) {
 		name, omitempty := jsonName(f)
 		names = append(names, name)
 		if !omitempty {
@@ -166,6 +178,21 @@ func compareFields(t *testing.T, s objSchema, typ reflect.Type) {
 	if strings.Join(gotReq, ",") != strings.Join(required, ",") {
 		t.Errorf("%s: schema required %v, Go fields without omitempty %v", typ, gotReq, required)
 	}
+}
+
+// jsonFields lists typ's JSON fields, with the fields of embedded structs
+// promoted as encoding/json does.
+func jsonFields(typ reflect.Type) []reflect.StructField {
+	var out []reflect.StructField
+	for i := 0; i < typ.NumField(); i++ {
+		f := typ.Field(i)
+		if f.Anonymous && f.Tag.Get("json") == "" && f.Type.Kind() == reflect.Struct {
+			out = append(out, jsonFields(f.Type)...)
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 func jsonName(f reflect.StructField) (string, bool) {
