@@ -8,7 +8,7 @@ CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-samp
 # Packages whose code runs concurrently: their tests also run under -race.
 RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/...
 
-.PHONY: all build demo test check-go deps lint unit race ajv e2e bench bench-go bench-stream bench-render bench-quality bench-quality-peers clean
+.PHONY: all build demo test check-go deps lint unit race ajv e2e bench bench-go bench-stream bench-render bench-quality bench-quality-peers bench-pdf testpdfs clean
 
 all: build
 
@@ -16,12 +16,14 @@ check-go:
 	@command -v $(GO) >/dev/null 2>&1 || { echo "sieve needs Go 1.26 or newer: install it from your distribution or go.dev and put 'go' on PATH" >&2; exit 1; }
 
 # deps installs what the tests need that Go does not bring: GNU parallel for
-# the batch recipe in pipelines/ and Chromium for the render tier. As root it
+# the batch recipe in pipelines/, Chromium for the render tier and
+# poppler-utils (pdftotext, a reference in the PDF tests). As root it
 # uses apt-get; otherwise it says how (and the Chromium tests skip, unless
 # SIEVE_REQUIRE_CHROMIUM=1, which .ci/run sets under CI=true).
 deps:
 	@scripts/ensure-tools.sh parallel
 	@scripts/ensure-tools.sh chromium || echo "WARNING: Chromium is missing: the render-tier tests will be SKIPPED (apt-get install chromium)" >&2
+	@scripts/ensure-tools.sh poppler-utils:pdftotext || echo "WARNING: poppler-utils is missing: the PDF reference checks will be SKIPPED (apt-get install poppler-utils)" >&2
 
 build: check-go
 	@mkdir -p $(BIN)
@@ -49,7 +51,7 @@ race:
 ajv:
 	@scripts/ajv-validate.sh
 
-bench: build bench-go bench-stream bench-render
+bench: build bench-go bench-stream bench-render bench-pdf
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./normalize ./graph ./render ./internal/bench ./verify ./anchor
@@ -61,6 +63,16 @@ bench-stream: build
 # against chromium --dump-dom, with the process tree's peak memory.
 bench-render: build
 	@scripts/bench-render.sh
+
+# bench-pdf: pages/s and peak memory of PDF capture+normalize+graph on a
+# 60+ page Chromium-printed document, against pdftotext -bbox-layout.
+bench-pdf: build
+	@scripts/bench-pdf.sh
+
+# testpdfs reprints the committed tagged test PDFs from their HTML sources
+# with Chromium (internal/pdf/pdftest/testdata); review the diff.
+testpdfs: check-go
+	$(GO) run ./cmd/sievepdfgen -fixtures internal/pdf/pdftest/testdata
 
 # bench-quality scores sieve's text mode on ../shared/bench (score.py);
 # bench-quality-peers adds the Go peers from the same run, side by side.

@@ -357,6 +357,9 @@ func (a *Anchorer) tableCell(r Ref) Anchor {
 			continue
 		}
 		b.Row, b.Column, b.Text = &c.Row, &c.Column, c.Text
+		if c.BBox != nil {
+			b.BBox = fromBox(*c.BBox)
+		}
 		if r.Text != "" && verify.NormText(c.Text) != verify.NormText(r.Text) {
 			return result(StatusMismatch, LevelPage, verify.MethodTableCell, "the cell holds other text", b)
 		}

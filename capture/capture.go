@@ -36,7 +36,7 @@ type Capturer struct {
 	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
 
 	browser *Browser    // render and auto tiers; started on first use
-	blobs   *blob.Store // screenshots; nil when none are kept
+	blobs   *blob.Store // screenshots and PDF source bytes; nil when none are kept
 }
 
 // New returns a Capturer for opts (zero limits take the defaults).
@@ -69,9 +69,9 @@ func New(opts Options) *Capturer {
 	c.trace = newTrace(opts)
 	if opts.Tier != TierStatic {
 		c.browser = NewBrowser(opts.Browser, opts.Concurrency)
-		if opts.Browser.Blobs != "" {
-			c.blobs, _ = blob.Open(opts.Browser.Blobs) // the command checked it; nil keeps no screenshots
-		}
+	}
+	if opts.Browser.Blobs != "" {
+		c.blobs, _ = blob.Open(opts.Browser.Blobs) // the command checked it; nil keeps no screenshots or PDFs
 	}
 	return c
 }
@@ -162,8 +162,9 @@ func sourceFingerprint(body []byte) string {
 }
 
 // fillBody records a received body: its size, media type and, for textual
-// types, its text as UTF-8.
-func fillBody(rec *Record, body []byte, truncated bool, contentType string) {
+// types, its text as UTF-8; a PDF's facts, and its bytes in the blob store
+// when there is one.
+func (c *Capturer) fillBody(rec *Record, body []byte, truncated bool, contentType string) {
 	rec.BodyBytes = int64(len(body))
 	rec.SourceFingerprint = sourceFingerprint(body)
 	rec.Truncated = truncated
@@ -171,6 +172,7 @@ func fillBody(rec *Record, body []byte, truncated bool, contentType string) {
 	rec.ContentType = mt
 	if isPDF(mt, body) {
 		fillPDF(rec, body, truncated)
+		c.keepPDF(rec, body)
 		return
 	}
 	if !isText(mt) {

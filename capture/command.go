@@ -57,7 +57,7 @@ func Flags() []cli.Flag {
 		&cli.DurationFlag{Name: "settle", Value: d.Browser.Settle, Usage: "longest wait for a rendered page to settle (hydrate)"},
 		&cli.IntFlag{Name: "sweep-steps", Value: d.Browser.SweepSteps, Usage: "most viewport-high scroll steps of the lazy-content sweep"},
 		&cli.IntFlag{Name: "restart-every", Value: d.Browser.RestartEvery, Usage: "pages per browser process before it is restarted"},
-		&cli.StringFlag{Name: "blobs", Usage: "directory (content-addressed) for full-page screenshots of rendered pages; none kept when empty"},
+		&cli.StringFlag{Name: "blobs", Usage: "directory (content-addressed) for full-page screenshots of rendered pages and the bytes of PDFs (under their source_fingerprint); none kept when empty"},
 	}
 }
 

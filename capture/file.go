@@ -25,7 +25,7 @@ func (c *Capturer) captureFile(rec *Record, path string) {
 	if truncated {
 		body = body[:c.opts.MaxBytes]
 	}
-	fillBody(rec, body, truncated, fileContentType(path))
+	c.fillBody(rec, body, truncated, fileContentType(path))
 }
 
 // fileContentType is the media type the extension names, without

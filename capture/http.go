@@ -230,7 +230,7 @@ func retryAfter(v string, now time.Time) (time.Duration, bool) {
 func (c *Capturer) fillResponse(rec *Record, resp *response) {
 	rec.Status = resp.status
 	rec.Headers = pickHeaders(resp.header)
-	fillBody(rec, resp.body, resp.truncated, resp.header.Get("Content-Type"))
+	c.fillBody(rec, resp.body, resp.truncated, resp.header.Get("Content-Type"))
 	switch {
 	case resp.readErr != nil:
 		rec.Error = resp.readErr

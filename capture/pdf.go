@@ -33,6 +33,9 @@ func fillPDF(rec *Record, body []byte, truncated bool) {
 	case errors.Is(err, pdf.ErrEncrypted):
 		rec.Error = &Error{Kind: ErrPDF, Message: "PDF is " + err.Error()}
 		return
+	case errors.Is(err, pdf.ErrTooSlow):
+		rec.Error = &Error{Kind: ErrPDF, Message: "PDF " + err.Error()}
+		return
 	case err != nil && truncated:
 		rec.Error = &Error{Kind: ErrPDF, Message: fmt.Sprintf("PDF cut at the size cap (%d bytes) is unreadable: %v", len(body), err)}
 		return
@@ -46,13 +49,97 @@ func fillPDF(rec *Record, body []byte, truncated bool) {
 	}
 }
 
+// keepPDF stores a PDF body, read or not, in the blob store when there is
+// one (--blobs). Its key is the sha256 of the bytes, which is the record's
+// source_fingerprint, so a reader finds the file at
+// blob.Store.Path(source_fingerprint): DIR/<hex[:2]>/<hex>. A store that
+// cannot be written is an error kind pdf, unless the record has an error
+// already.
+func (c *Capturer) keepPDF(rec *Record, body []byte) {
+	if c.blobs == nil || len(body) == 0 {
+		return
+	}
+	if _, err := c.blobs.Put(body); err != nil && rec.Error == nil {
+		rec.Error = &Error{Kind: ErrPDF, Message: "PDF read, but its bytes could not be kept: " + err.Error()}
+	}
+}
+
 func pdfRecord(doc *pdf.Document) *PDF {
 	out := &PDF{PageCount: len(doc.Pages), Pages: make([]PDFPage, len(doc.Pages))}
+	out.PDFDoc = pdfDoc(doc)
 	for i, p := range doc.Pages {
 		out.Pages[i] = PDFPage{
-			PDFPageInfo: PDFPageInfo{Index: p.Index, Width: p.Width, Height: p.Height, Rotation: p.Rotation, Error: p.Err},
-			Lines:       pdfLines(p.Lines()),
+			PDFPageInfo: PDFPageInfo{
+				Index: p.Index, Width: p.Width, Height: p.Height, Rotation: p.Rotation, Error: p.Err,
+				Links: pdfLinks(p.Links), Annotations: pdfAnnots(p.Annots),
+			},
+			Lines: pdfLines(p.Lines()),
+			Tags:  pdfTags(p.Tags),
+			Rects: pdfRects(p.Rects),
 		}
+	}
+	return out
+}
+
+func pdfDoc(doc *pdf.Document) PDFDoc {
+	out := PDFDoc{Tagged: doc.Tagged, Metadata: doc.Metadata, JavaScript: doc.JavaScript, Form: doc.Form}
+	for _, b := range doc.Bookmarks {
+		out.Bookmarks = append(out.Bookmarks, PDFBookmark{Title: b.Title, Level: b.Level, Page: pageRef(b.Page)})
+	}
+	for _, a := range doc.Attachments {
+		out.Attachments = append(out.Attachments, PDFAttachment{Name: a})
+	}
+	return out
+}
+
+// pageRef is a 0-based page index, nil for none (-1).
+func pageRef(i int) *int {
+	if i < 0 {
+		return nil
+	}
+	return &i
+}
+
+func pdfLinks(links []pdf.Link) []PDFLink {
+	var out []PDFLink
+	for _, l := range links {
+		out = append(out, PDFLink{Box: pdfBox(l.Box), Action: l.Action, URI: l.URI, Page: pageRef(l.Page)})
+	}
+	return out
+}
+
+func pdfAnnots(annots []pdf.Annotation) []PDFAnnotation {
+	var out []PDFAnnotation
+	for _, a := range annots {
+		out = append(out, PDFAnnotation{Subtype: a.Subtype, Box: pdfBox(a.Box), Contents: a.Contents})
+	}
+	return out
+}
+
+func pdfRects(rects []pdf.Rect) []PDFRect {
+	if len(rects) == 0 {
+		return nil
+	}
+	out := make([]PDFRect, len(rects))
+	for i, r := range rects {
+		out[i] = PDFRect{Box: pdfBox(r.Box)}
+		if r.Fill >= 0 {
+			out[i].Fill = hexColor(uint32(r.Fill))
+		}
+		if r.Stroke >= 0 {
+			out[i].Stroke = hexColor(uint32(r.Stroke))
+		}
+	}
+	return out
+}
+
+func pdfTags(tags []pdf.Tag) []PDFTag {
+	if len(tags) == 0 {
+		return nil
+	}
+	out := make([]PDFTag, len(tags))
+	for i, t := range tags {
+		out[i] = PDFTag{Type: t.Type, MCIDs: t.MCIDs, Attrs: t.Attrs, Alt: t.Alt, ActualText: t.ActualText, Lang: t.Lang, Kids: pdfTags(t.Kids)}
 	}
 	return out
 }
@@ -62,12 +149,34 @@ func pdfLines(lines []pdf.Line) []PDFLine {
 	for i, l := range lines {
 		spans := make([]PDFSpan, len(l.Words))
 		for j, w := range l.Words {
-			spans[j] = PDFSpan{Text: w.Text, Size: w.FontSize, Box: pdfBox(w.Box)}
+			spans[j] = pdfSpan(w)
 		}
 		out[i] = PDFLine{Box: pdfBox(l.Box), Spans: spans}
 	}
 	return out
 }
+
+// pdfSpan is a word with its style; black, opaque, fill-mode text and no
+// marked content leave their fields out.
+func pdfSpan(w pdf.Word) PDFSpan {
+	st := w.Style
+	s := PDFSpan{Text: w.Text, Size: w.FontSize, Box: pdfBox(w.Box), Font: st.Font, Weight: st.Weight, Italic: st.Italic, Render: st.Render}
+	if st.Color != 0 {
+		s.Color = hexColor(st.Color)
+	}
+	if st.Alpha < 255 {
+		a := int(st.Alpha)
+		s.Alpha = &a
+	}
+	if st.MCID >= 0 {
+		id := st.MCID
+		s.MCID = &id
+	}
+	return s
+}
+
+// hexColor is 0xrrggbb as #rrggbb.
+func hexColor(c uint32) string { return fmt.Sprintf("#%06x", c&0xffffff) }
 
 func pdfBox(b pdf.Box) PDFBox {
 	return PDFBox{X: b.X0, Y: b.Y0, W: hundredths(b.X1 - b.X0), H: hundredths(b.Y1 - b.Y0)}

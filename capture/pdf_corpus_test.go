@@ -55,6 +55,9 @@ func TestPDFCorpusOneRecordEach(t *testing.T) {
 		if err := schemas.ValidateRecord([]byte(l)); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
+		if want, ok := corpusFacts[name]; ok && !gjson.Get(l, want).Exists() {
+			t.Errorf("%s: no %s in the record", name, want)
+		}
 		switch {
 		case gjson.Get(l, "pdf.page_count").Int() > 0:
 			read++
@@ -70,4 +73,17 @@ func TestPDFCorpusOneRecordEach(t *testing.T) {
 	if read < len(files)-2 {
 		t.Errorf("read %d of %d PDFs; only the encrypted and the broken-xref samples may fail", read, len(files))
 	}
+}
+
+// corpusFacts are what the README says some samples hold, as gjson paths
+// that must match in their records.
+var corpusFacts = map[string]string{
+	"006-pdflatex-outline":  "pdf.bookmarks.0.page",
+	"009-pdflatex-geotopo":  `pdf.pages.#.links|@flatten|#(action=="uri")`,
+	"010-pdflatex-forms":    `pdf.pages.0.annotations.#(subtype=="widget")`,
+	"012-libreoffice-form":  `pdf.form`,
+	"014-outlines":          `pdf.bookmarks.#(level==2)`,
+	"016-libre-office-link": `pdf.pages.0.links.#(action=="uri").uri`,
+	"024-annotations":       `pdf.pages.0.annotations.#(subtype=="highlight")`,
+	"025-attachment":        `pdf.attachments.#(name=="image.png")`,
 }

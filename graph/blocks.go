@@ -328,6 +328,7 @@ func (b *builder) addLatent(i int) {
 		last := &b.latent[k]
 		if last.parent == parent && last.Reason == n.Hidden && last.pos == len(b.blocks) && b.buf.Len() == 0 {
 			last.Text += "\n" + text
+			mergeLatentPlace(b.t, i, &last.Latent)
 			return
 		}
 	}
@@ -337,6 +338,7 @@ func (b *builder) addLatent(i int) {
 	if l.Path == "" && parent >= 0 {
 		l.Path = b.t.nodes[parent].Path
 	}
+	pdfLatentPlace(b.t, i, &l.Latent)
 	b.latent = append(b.latent, l)
 }
 

@@ -39,7 +39,7 @@ func Build(rec *normalize.Record) *Record {
 		Lang:              pageLang(rec.Doc.Lang),
 		DistilledAt:       rec.Capture.Timing.StartedAt,
 		SourceFingerprint: rec.Capture.SourceFingerprint,
-		PDF:               rec.Capture.PDF,
+		PDF:               pdfInfo(rec),
 		Gaps:              []Gap{},
 		Structured:        map[string]any{},
 	}
@@ -49,6 +49,10 @@ func Build(rec *normalize.Record) *Record {
 		g.Sections = []Section{}
 	}
 	g.Links, g.Actions, g.MediaAll, g.Latent = b.finishRefs(g.Blocks)
+	if isPDF(rec) {
+		pdfPlace(g.Blocks, rec.Nodes)
+		g.Links = append(g.Links, pdfLinks(g)...)
+	}
 	g.ContentHash = ContentHash(g.Blocks)
 	g.Summary = summary(rec, g.Blocks)
 
@@ -456,9 +460,7 @@ func audit(g *Record, rec *normalize.Record, t *tree, visible string, notes []st
 	}
 	switch {
 	case isPDF(rec):
-		a.Notes = append(a.Notes,
-			"PDF: text read from the PDF's text layer in PDFium's order per page (no layout analysis yet), so order_confidence is unknown (null)",
-			"PDF: every page was read, there is no scroll sweep; reached_bottom is null")
+		a.Notes = append(a.Notes, pdfNotes(rec)...)
 	case rec.Capture.Tier == "static" || rec.Capture.Tier == "":
 		a.Notes = append(a.Notes,
 			"static tier: the served HTML was read without a browser; no boxes, so order_confidence is unknown (null)",

@@ -13,8 +13,12 @@ type zone struct {
 	chrome  string // chrome kind, "" when no ancestor signals chrome
 	signal  int    // the element that gave the chrome signal
 	reason  string // the signal, for the block's reason
-	main    bool   // inside <main> / role=main
-	article bool   // inside <article> / role=article / itemprop=articleBody
+	byClass bool   // the signal is a class/id word, not a landmark or role
+	// weak: a class/id word that prose under the element can outvote (a
+	// region word, or any chrome word beside a content word)
+	weak    bool
+	main    bool // inside <main> / role=main
+	article bool // inside <article> / role=article / itemprop=articleBody
 }
 
 // enter returns the zone of element i given its parent's zone z.
@@ -23,19 +27,27 @@ func (z zone) enter(t *tree, i int) zone {
 	z.node = i
 	switch {
 	case n.Tag == "main" || n.Role == "main":
-		z.main = true
-	case n.Tag == "article" || n.Role == "article" || n.Attrs["itemprop"] == "articleBody":
+		// The innermost signal wins: a main landmark inside a wrapper
+		// with a chrome word ("left-navigation_page-wrapper") is content.
+		z.main, z.chrome, z.reason, z.byClass, z.weak = true, "", "", false, false
+	case n.Attrs["itemprop"] == "articleBody":
+		z.article, z.chrome, z.reason, z.byClass, z.weak = true, "", "", false, false
+	case n.Tag == "article" || n.Role == "article":
 		z.article = true
 	}
 	if kind, why := landmarkChrome(n.Tag, n.Role, z.article || z.main); kind != "" {
-		z.chrome, z.reason, z.signal = kind, why, i
+		z.chrome, z.reason, z.signal, z.byClass, z.weak = kind, why, i, false, false
 		return z
 	}
-	if kind, tok := tokenChrome(t.tokens[i]); kind != "" {
+	if kind, tok, mixed := tokenChrome(t.tokens[i]); kind != "" {
 		// A class name is a weaker signal than a landmark: inside the main
-		// article it only counts for kinds that never carry the article.
-		if !(z.article || z.main) || strongInsideArticle[kind] {
-			z.chrome, z.reason, z.signal = kind, "class/id \""+tok+"\"", i
+		// article it only counts for kinds that never carry the article,
+		// and a weak one never replaces a strong one from outside (a
+		// "sidebar_tab" inside a cookie dialog is still the dialog's).
+		weak := mixed || !strongInsideArticle[kind]
+		if (!(z.article || z.main) || strongInsideArticle[kind]) && !(weak && z.chrome != "" && !z.weak) {
+			z.chrome, z.reason, z.signal, z.byClass = kind, "class/id \""+tok+"\"", i, true
+			z.weak = weak
 		}
 	}
 	return z
@@ -77,13 +89,16 @@ var chromeWords = map[string]string{
 	"promo": "ad", "dfp": "ad", "banner": "header",
 	"newsletter": "promo", "subscribe": "promo", "signup": "promo",
 	"modal": "overlay", "popup": "overlay", "overlay": "overlay",
+	"byline": "byline", "author": "byline", "authors": "byline", "bio": "byline", "authorbox": "byline",
+	"meta": "meta", "postmeta": "meta", "tags": "meta", "categories": "meta", "taxonomy": "meta",
+	"credit": "credit", "credits": "credit", "likes": "share", "sharedaddy": "share",
 }
 
 // strongInsideArticle are kinds a class name may assign even inside the
 // main article: nobody wraps article prose in a cookie banner.
 var strongInsideArticle = map[string]bool{
 	"cookie_banner": true, "share": true, "ad": true, "comments": true, "related": true,
-	"overlay": true, "promo": true,
+	"overlay": true, "promo": true, "byline": true, "meta": true, "credit": true,
 }
 
 // contentWords neutralise a chrome word in the same class list
@@ -92,18 +107,21 @@ var contentWords = map[string]bool{
 	"article": true, "content": true, "post": true, "entry": true, "story": true, "body": true, "main": true, "text": true,
 }
 
-func tokenChrome(tokens []string) (kind, tok string) {
+// tokenChrome is the chrome kind a class/id list names. A content word
+// neutralises the kinds that name page regions ("article-header") but not
+// those that name what sits beside the prose ("post-tags",
+// "entry-share", "article-comments").
+func tokenChrome(tokens []string) (kind, tok string, mixed bool) {
+	content := false
 	for _, w := range tokens {
-		if contentWords[w] {
-			return "", ""
-		}
+		content = content || contentWords[w]
 	}
 	for _, w := range tokens {
-		if k, ok := chromeWords[w]; ok {
-			return k, w
+		if k, ok := chromeWords[w]; ok && (!content || strongInsideArticle[k]) {
+			return k, w, content
 		}
 	}
-	return "", ""
+	return "", "", false
 }
 
 // classify decides content vs chrome for every block and says why. With a
@@ -111,6 +129,7 @@ func tokenChrome(tokens []string) (kind, tok string) {
 // the landmark rules alone do.
 func (b *builder) classify(mainShare float64) {
 	c := b.findContainer()
+	inProse, allProse := 0, 0
 	for i := range b.blocks {
 		d := &b.blocks[i]
 		if c.node < 0 {
@@ -118,9 +137,30 @@ func (b *builder) classify(mainShare float64) {
 			continue
 		}
 		d.Role, d.Chrome, d.Reason = b.decideIn(&c, d)
+		if isProse(d) {
+			if d.Role == "content" {
+				inProse += utf8.RuneCountInString(d.Text)
+			}
+			if role, _, _ := decide(d, mainShare); role == "content" {
+				allProse += utf8.RuneCountInString(d.Text)
+			}
+		}
+	}
+	// Like trafilatura's fallback: a container that holds little of the
+	// prose the landmark rules would keep picked a fragment (a teaser, a
+	// caption box); the landmark rules decide instead.
+	if c.node >= 0 && inProse < fallbackChars && allProse >= 2*inProse+proseMinChars {
+		for i := range b.blocks {
+			d := &b.blocks[i]
+			d.Role, d.Chrome, d.Reason = decide(d, mainShare)
+		}
 	}
 	b.textSignals()
 }
+
+// fallbackChars is the prose below which a container's pick is checked
+// against the landmark rules.
+const fallbackChars = 1000
 
 // decideIn labels a block against the main-content container.
 func (b *builder) decideIn(c *container, d *draft) (role, kind, reason string) {
@@ -132,12 +172,17 @@ func (b *builder) decideIn(c *container, d *draft) (role, kind, reason string) {
 		return "chrome", "outside_content", "outside the main content " + c.desc
 	}
 	// A chrome word on an element that wraps the best-scoring container
-	// (a "menu-push" page wrapper) is outvoted by the text inside it.
-	if z.chrome != "" && !c.inside(b.t, c.core, z.signal) {
+	// (a "menu-push" page wrapper) is outvoted by the text inside it, and
+	// so is a weak one (a page-builder "widget", a "header" div) on an
+	// element inside the container that holds prose.
+	if z.chrome != "" && !c.inside(b.t, c.core, z.signal) && !c.outvoted(z) {
 		return "chrome", z.chrome, z.reason
 	}
 	if kind, why := blockChrome(d); kind != "" {
 		return "chrome", kind, why
+	}
+	if f := b.formAround(d.node); f >= 0 && !c.inside(b.t, c.core, f) {
+		return "chrome", "form", "inside a <form> within the content (a comment or signup form)"
 	}
 	return "content", "", "inside the main content " + c.desc
 }
@@ -192,12 +237,37 @@ func decide(d *draft, mainShare float64) (role, kind, reason string) {
 	return "content", "", "text block with no chrome signal"
 }
 
+// formAround returns the nearest <form> element around node i, or -1.
+func (b *builder) formAround(i int) int {
+	for ; i >= 0; i = b.t.nodes[i].Parent {
+		if b.t.nodes[i].Tag == "form" {
+			return i
+		}
+	}
+	return -1
+}
+
+// rightsReserved is the rights notice in the languages of the pages sieve
+// meets most.
+var rightsReserved = []string{
+	"all rights reserved", "alle rechte vorbehalten", "tous droits réservés", "todos los derechos reservados",
+	"tutti i diritti riservati", "wszelkie prawa zastrzeżone", "alle rechten voorbehouden", "todos os direitos reservados",
+}
+
 func isBoilerplate(s string) bool {
 	if utf8.RuneCountInString(s) > 200 {
 		return false
 	}
 	l := strings.ToLower(s)
-	return strings.Contains(l, "©") || strings.Contains(l, "all rights reserved") || strings.HasPrefix(l, "copyright ")
+	if strings.Contains(l, "©") || strings.HasPrefix(l, "copyright ") {
+		return true
+	}
+	for _, p := range rightsReserved {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func ratio(f float64) string {

@@ -18,6 +18,7 @@ import (
 type nodeStat struct {
 	chars     int
 	linkChars int
+	prose     int     // characters of prose paragraphs (isProse) outside strong chrome zones
 	score     float64 // from the text under the element
 	markup    float64 // from the element's own tag, role and class/id words
 	scored    bool
@@ -58,6 +59,15 @@ func (b *builder) findContainer() container {
 		for a := d.node; a >= 0; a = t.nodes[a].Parent {
 			c.stats[a].chars += chars
 			c.stats[a].linkChars += d.linkChars
+		}
+	}
+	for k := range b.blocks {
+		// Prose under a weak chrome word counts: it is what may outvote it.
+		if d := &b.blocks[k]; d.node >= 0 && isProse(d) && (d.zone.chrome == "" || d.zone.weak) {
+			chars := utf8.RuneCountInString(d.Text)
+			for a := d.node; a >= 0; a = t.nodes[a].Parent {
+				c.stats[a].prose += chars
+			}
 		}
 	}
 	// Like readability, first ignore text already inside a chrome zone;
@@ -116,7 +126,7 @@ func (c *container) siblingsOf(t *tree, best int, top float64) []int {
 		ld := c.linkDensity(s)
 		switch {
 		case st.scored && st.score+bonus >= threshold:
-		case st.chars > 80 && ld < 0.25 && t.nodes[s].Tag == "p":
+		case st.chars > 80 && ld < 0.25 && (t.nodes[s].Tag == "p" || t.nodes[s].Tag == "div" && ownsText(t, s)):
 		default:
 			continue
 		}
@@ -152,11 +162,42 @@ func (b *builder) rank(c *container, skipChrome bool) (int, float64) {
 }
 
 // chromeZone reports whether a zone's chrome signal is believable for
-// ranking: a chrome word on an element that wraps most of the page (a
-// <body class="…sidebar…"> or "menu-push" wrapper) is not.
+// ranking: a weak chrome word on an element that wraps most of the page (a
+// <body class="…sidebar…"> or "menu-push" wrapper) is not; a landmark, a
+// role or a word like "cookie" is, however much text it holds.
 func (c *container) chromeZone(z zone) bool {
-	return z.chrome != "" && (c.total == 0 || 2*c.stats[z.signal].chars <= c.total)
+	if z.chrome == "" {
+		return false
+	}
+	if !z.byClass {
+		return true
+	}
+	if z.weak && c.outvoted(z) {
+		return false
+	}
+	share := 1.0
+	if c.total > 0 {
+		share = float64(c.stats[z.signal].chars) / float64(c.total)
+	}
+	return share <= 0.5 || (!z.weak && share <= 0.8)
 }
+
+// outvoted reports whether a weak class/id chrome signal is outvoted by
+// what the element holds: mostly prose paragraphs and few links.
+func (c *container) outvoted(z zone) bool {
+	if !z.weak {
+		return false
+	}
+	s := c.stats[z.signal]
+	if strongInsideArticle[z.chrome] && s.prose < outvoteChars {
+		return false // an author bio, a comment: prose, but one or two paragraphs
+	}
+	return s.prose > 0 && 2*s.prose >= s.chars && c.linkDensity(z.signal) < 0.3
+}
+
+// outvoteChars is the prose it takes to outvote a chrome word like "share"
+// that sits beside a content word on an article's wrapper.
+const outvoteChars = 600
 
 // scoreBlock adds one text block's score to its ancestors.
 func (b *builder) scoreBlock(c *container, d *draft) {
@@ -172,9 +213,14 @@ func (b *builder) scoreBlock(c *container, d *draft) {
 		s /= 2
 	}
 	t := b.t
-	a := t.nodes[d.node].Parent
-	if d.Type == TypeListItem && a >= 0 {
-		a = t.nodes[a].Parent // the list's parent holds the item
+	a := d.node
+	switch {
+	case d.Type == TypeListItem:
+		if a = t.nodes[a].Parent; a >= 0 {
+			a = t.nodes[a].Parent // the list's parent holds the item
+		}
+	case ownsText(t, a):
+		a = t.nodes[a].Parent
 	}
 	for level := 0; a >= 0 && level < 5; level++ {
 		st := &c.stats[a]
@@ -192,6 +238,25 @@ func (b *builder) scoreBlock(c *container, d *draft) {
 		}
 		a = t.nodes[a].Parent
 	}
+}
+
+// ownsText reports whether element i is its text's own block, like a <p>
+// or a <div> holding only inline content (readability turns those into
+// paragraphs), rather than a container with loose text beside block
+// elements (the article's text without paragraph tags, split by <br>s
+// and figures), which then scores as the container itself.
+func ownsText(t *tree, i int) bool {
+	switch t.nodes[i].Tag {
+	case "div", "section", "article", "main", "td":
+	default:
+		return true
+	}
+	for _, c := range t.children[i] {
+		if tag := t.nodes[c].Tag; tag != "#text" && !t.inline[c] && tag != "br" {
+			return false
+		}
+	}
+	return true
 }
 
 // initialScore is what an element's own markup says before its text is
@@ -288,11 +353,19 @@ func (c *container) widen(t *tree, best int) int {
 			return best
 		}
 		own, all := c.stats[best].chars, c.stats[p].chars
-		if own == 0 || float64(all) > 1.15*float64(own) {
+		if own == 0 || (float64(all) > 1.15*float64(own) && !c.moreProse(best, p)) {
 			return best
 		}
 		best = p
 	}
+}
+
+// moreProse reports whether parent p holds much more prose than its child
+// best, with few links: an article whose paragraphs each sit in their own
+// wrapper, where one wrapper scored best.
+func (c *container) moreProse(best, p int) bool {
+	own, all := c.stats[best].prose, c.stats[p].prose
+	return float64(all) >= 1.5*float64(own) && all >= minContainerChars && c.linkDensity(p) < 0.25 && 2*all >= c.stats[p].chars
 }
 
 // holds reports whether element i lies in the container or one of its

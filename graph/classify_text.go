@@ -53,16 +53,39 @@ func (b *builder) textSignals() {
 		switch {
 		case (d.Type == TypeHeading || d.Type == TypeMedia) && repeatsTitle(key, title):
 			d.Role, d.Chrome, d.Reason = "chrome", "title", "repeats the page title (the record's title field)"
-		case short && seen[key] > 1 && (inChrome[key] || (d.Type == TypeMedia && kept[key])):
+		case d.Type != TypeHeading && kept[key] && utf8.RuneCountInString(d.Text) >= dupMinChars:
+			// A sentence-long line the content already showed: a gallery's
+			// caption repeated per slide.
+			d.Role, d.Chrome, d.Reason = "chrome", "repeated", "repeats an earlier content block word for word"
+		case bareURL(d.Text):
+			d.Role, d.Chrome, d.Reason = "chrome", "url", "a bare URL (a permalink or share target)"
+		case short && seen[key] > 1 && ((inChrome[key] && utf8.RuneCountInString(d.Text) <= chromeRepeatMaxChars) || (d.Type == TypeMedia && kept[key])):
 			// A line the chrome also shows is the chrome's; repeated image
 			// text keeps its first copy. Lines the article itself repeats
 			// (a schedule, a recipe) stay.
 			d.Role, d.Chrome, d.Reason = "chrome", "repeated", "short text the page repeats ("+itoa(seen[key])+" times)"
-		case short:
+		case short || d.Type != TypeHeading:
 			kept[key] = true
 		}
 	}
 	b.trimEdges()
+}
+
+// chromeRepeatMaxChars bounds the content lines that go to the chrome
+// for repeating a chrome line: a longer one is the article's lede that a
+// teaser elsewhere on the page quotes.
+const chromeRepeatMaxChars = 100
+
+// dupMinChars is the least text a content block needs for a second copy of
+// it to count as a repeat: shorter lines (a schedule's times, a recipe's
+// "1 egg") legitimately recur.
+const dupMinChars = 80
+
+// bareURL reports whether a block's text is one http(s) URL and nothing
+// else.
+func bareURL(s string) bool {
+	s = strings.TrimSpace(s)
+	return (strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")) && !strings.ContainsAny(s, " \t\n")
 }
 
 // repeatsTitle reports whether a heading's key is the page title or the
@@ -97,7 +120,7 @@ func (b *builder) trimEdges() {
 		if d.Type == TypeHeading || d.Type == TypeListItem || b.t.nodes[d.node].Tag == "summary" {
 			continue // a section's heading, a list the article ends with, a panel's label
 		}
-		if edgeLine(d) {
+		if edgeLine(d) && i < first {
 			where := "before the first"
 			if i > last {
 				where = "after the last"
@@ -106,17 +129,29 @@ func (b *builder) trimEdges() {
 		}
 	}
 	// A heading after the article's last paragraph that heads nothing
-	// left in the content ("You may also like…") goes with what it headed.
+	// left in the content ("You may also like…" over a teaser list that
+	// is chrome) goes with what it headed.
 	for i := len(b.blocks) - 1; i > last; i-- {
-		d := &b.blocks[i]
-		if d.Role != "content" {
-			continue
+		if d := &b.blocks[i]; d.Role == "content" && d.Type == TypeHeading && !b.headsContent(i) {
+			d.Role, d.Chrome, d.Reason = "chrome", "edge", "heading after the last paragraph of the content, with no content under it"
 		}
-		if d.Type != TypeHeading {
-			return
-		}
-		d.Role, d.Chrome, d.Reason = "chrome", "edge", "heading after the last paragraph of the content, with no content under it"
 	}
+}
+
+// headsContent reports whether any content block follows heading i before
+// the next heading of the same or a higher level.
+func (b *builder) headsContent(i int) bool {
+	level := b.blocks[i].Level
+	for k := i + 1; k < len(b.blocks); k++ {
+		d := &b.blocks[k]
+		if d.Type == TypeHeading && d.Level <= level {
+			return false
+		}
+		if d.Role == "content" && d.Type != TypeHeading {
+			return true
+		}
+	}
+	return false
 }
 
 // isProse is a paragraph that reads as running text, or a table or code

@@ -37,9 +37,8 @@ func orderConfidence(blocks []Block) *float64 {
 // order_confidence, reached_bottom and checkpoints.
 func applyRender(g *Record, rec *normalize.Record) {
 	if isPDF(rec) {
-		// A PDF's nodes carry page boxes (points, pages stacked): blocks get
-		// them too, but there is no browser read to judge order or sweep.
-		blockBoxes(g.Blocks, rec.Nodes)
+		// PDF blocks got their pages and boxes in Build (pdfPlace); there
+		// is no browser read to judge order or sweep (pdfNotes says why).
 		return
 	}
 	r := rec.Capture.Render

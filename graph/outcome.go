@@ -62,6 +62,7 @@ func decideOutcome(s *signals) (Outcome, []string) {
 		shellSignals(s, add)
 	}
 	fellBackSignal(c, add)
+	pdfPageSignals(s, add)
 	out := Outcome{Status: StatusOK, Evidence: []string{}, HTTPStatus: c.Status}
 	var notes []string
 	for _, key := range precedence {
@@ -274,22 +275,13 @@ func shellSignals(s *signals, add func(string, string, ...string)) {
 	}
 	if s.visibleChars == 0 {
 		if isPDF(rec) {
-			add(StatusEmptyAfterRender, StatusEmptyAfterRender, fmt.Sprintf("the PDF's %d page(s) have no text layer (a scanned or image-only PDF; sieve does no OCR)", pdfPages(rec)))
+			if !pdfAllPagesFailed(rec) { // then pdfPageSignals says why
+				add(StatusEmptyAfterRender, StatusEmptyAfterRender, fmt.Sprintf("the PDF's %d page(s) have no text layer (a scanned or image-only PDF; sieve does no OCR)", pdfPageCount(rec)))
+			}
 			return
 		}
 		add(StatusEmptyAfterRender, StatusEmptyAfterRender, "the served document has no visible text and no scripts that could add any")
 	}
-}
-
-// pdfPages counts the page sections normalize made of a PDF.
-func pdfPages(rec *normalize.Record) int {
-	n := 0
-	for i := range rec.Nodes {
-		if rec.Nodes[i].Tag == "section" && rec.Nodes[i].Source == "pdf" {
-			n++
-		}
-	}
-	return n
 }
 
 // excerpt cuts s to at most max bytes on a rune boundary.

@@ -241,6 +241,9 @@ type Latent struct {
 	Rule      string `json:"rule,omitempty"`
 	Path      string `json:"path"`
 	SectionID string `json:"section_id"`
+	// PDF: where the hidden text lies (1-based page, page-local points).
+	Page int  `json:"page,omitempty"`
+	Box  *Box `json:"box,omitempty"`
 }
 
 // FAQ is one question/answer pair from schema.org FAQPage data.

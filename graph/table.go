@@ -108,7 +108,7 @@ func (b *builder) tableBlock(i int) {
 		for _, c := range r {
 			n := &t.nodes[c]
 			b.cellExtras(c)
-			cell := Cell{Text: t.textOf(c), Header: n.Tag == "th"}
+			cell := Cell{Text: t.textOf(c), Header: n.Tag == "th", Box: pdfCellBox(t, i, c)}
 			if v := atoiDefault(n.Attrs["colspan"], 1); v > 1 {
 				cell.Colspan = min(v, 1000)
 			}

@@ -3,143 +3,403 @@ package normalize
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/sieve-dev/sieve/capture"
-	"github.com/sieve-dev/sieve/internal/textnorm"
 )
 
 // SourcePDF marks nodes read from a PDF's text.
 const SourcePDF = "pdf"
 
-// Layout constants of the PDF reading (points unless said otherwise).
+// Page-level thresholds of the PDF reading.
 const (
-	pdfPageGap     = 16   // between pages in document coordinates
-	pdfBand        = 0.12 // share of the page height at top and bottom where running headers/footers sit
-	pdfParaGap     = 0.8  // white space between lines above this many font sizes starts a paragraph
-	pdfSizeStep    = 0.5  // font sizes are compared rounded to this
-	pdfHeadingRise = 1.15 // a paragraph this much above the body size is a heading
+	pdfBand          = 0.12 // share of the page height at top and bottom where running headers/footers sit
+	pdfNumberBand    = 0.25 // … and where a lone page number may sit
+	pdfRunningPages  = 3    // pages on which a header's number runs with the page index
+	pdfHeadingRise   = 1.15 // a paragraph this much above the body size is a heading
+	pdfHeadingLines  = 3    // a heading has at most this many lines …
+	pdfHeadingChars  = 200  // … and characters
+	pdfBoldHeadChars = 80   // a bold one-line paragraph at body size this short is a heading
 )
 
-// pdfLine is one capture line as the PDF reading sees it.
-type pdfLine struct {
-	text string
-	size float64 // the line's font size, rounded to pdfSizeStep
-	box  capture.PDFBox
+// pdfPage is one page on its way to nodes.
+type pdfPage struct {
+	info   *capture.PDFPage
+	words  []pdfWord
+	tables []*pdfTable
+	header []*pdfLine // running header lines, top to bottom
+	footer []*pdfLine
+	blocks []pdfBlock // the body in reading order (untagged pages and the untagged rest of tagged ones)
+	tagged []*pdfEl   // the body from the structure tree (tagged pages)
 }
 
-// pdfPara is a run of lines that reads as one block.
-type pdfPara struct {
-	lines []pdfLine
-	size  float64
+// pdfBlock is one block of a page's body: a paragraph, a list or a table.
+type pdfBlock struct {
+	lines []*pdfLine
+	list  *pdfList
+	table *pdfTable
 }
 
-// pdfPageLines is a page's lines sorted into chrome and body.
-type pdfPageLines struct {
-	header, body, footer []pdfLine
-}
-
-// readPDF turns capture's PDF facts into nodes: html/body, a section per
-// page (id "p0001"…), running headers and footers inside header/footer
-// elements, and paragraphs (p, or h1–h3 by font size) of joined lines.
-// Boxes are page-local points moved into one document column: each page
-// starts below the previous one plus pdfPageGap.
+// readPDF turns capture's PDF facts into nodes: html/body and a section
+// per page (id "p0001"…, the page's box, Page set) holding the running
+// header, the body in reading order and the running footer. Every node
+// of a page carries the page number and a box in page-local points.
+// Headings are ranked over the whole document.
 func readPDF(out *Record, doc *capture.PDF) {
-	pages := make([][]pdfLine, len(doc.Pages))
-	for i, p := range doc.Pages {
-		pages[i] = pdfLines(p.Lines)
+	pages := make([]pdfPage, len(doc.Pages))
+	for i := range doc.Pages {
+		pages[i] = preparePage(&doc.Pages[i])
 	}
-	sorted := pdfChrome(doc.Pages, pages)
-	body := pdfBodySize(pages)
-	paras := make([][]pdfPara, len(pages))
-	for i := range sorted {
-		paras[i] = pdfParagraphs(sorted[i].body)
-	}
-	levels := pdfHeadingLevels(paras, body)
-	e := &pdfEmitter{out: out}
-	e.begin()
-	top := 0.0
-	for i, p := range doc.Pages {
-		e.page(i, top, p, sorted[i], paras[i], levels)
-		top += math.Ceil(p.Height) + pdfPageGap // integer page tops: page boxes tile exactly
-	}
-}
-
-func pdfLines(lines []capture.PDFLine) []pdfLine {
-	out := make([]pdfLine, 0, len(lines))
-	for _, l := range lines {
-		words := make([]string, 0, len(l.Spans))
-		size := 0.0
-		for _, s := range l.Spans {
-			words = append(words, s.Text)
-			size = max(size, s.Size)
-		}
-		text := textnorm.Text(strings.Join(words, " "))
-		if text == "" {
+	markChrome(pages)
+	for i := range pages {
+		p := &pages[i]
+		if p.info.Error != "" {
 			continue
 		}
-		out = append(out, pdfLine{text: text, size: roundSize(size), box: l.Box})
+		if len(p.info.Tags) > 0 {
+			readTagged(p)
+		} else {
+			p.blocks = layoutBlocks(bodyWords(p, nil), p.tables)
+		}
+	}
+	body := bodySize(pages)
+	e := &pdfEmitter{out: out, levels: headingLevels(pages, body), body: body}
+	e.begin()
+	for i := range pages {
+		e.page(i, &pages[i])
+	}
+}
+
+// preparePage reads a page's words and ruled tables.
+func preparePage(p *capture.PDFPage) pdfPage {
+	out := pdfPage{info: p}
+	if p.Error != "" {
+		return out
+	}
+	out.words = pageWords(p)
+	if len(p.Tags) == 0 {
+		out.tables = ruledTables(p.Rects, out.words)
 	}
 	return out
 }
 
-func roundSize(v float64) float64 { return math.Round(v/pdfSizeStep) * pdfSizeStep }
+// bodyWords is the page's words that are neither chrome nor in a table,
+// and, when keep is not nil, that keep accepts.
+func bodyWords(p *pdfPage, keep func(*pdfWord) bool) []*pdfWord {
+	skip := map[*pdfWord]bool{}
+	for _, t := range p.tables {
+		for _, w := range t.words {
+			skip[w] = true
+		}
+	}
+	for _, l := range append(slices.Clip(p.header), p.footer...) {
+		for _, w := range l.words {
+			skip[w] = true
+		}
+	}
+	out := make([]*pdfWord, 0, len(p.words))
+	for i := range p.words {
+		w := &p.words[i]
+		if !skip[w] && (keep == nil || keep(w)) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
 
-// pdfChrome sorts each page's lines into header, body and footer. A line
-// in the top or bottom band is chrome when its text with digits masked
-// occurs in that band on at least half the pages (two or more), or when it
-// is a lone page number.
-func pdfChrome(pages []capture.PDFPage, lines [][]pdfLine) []pdfPageLines {
+// layoutBlocks reads body words geometrically: visible words (and tables)
+// in reading order, lines, lists and paragraphs; hidden words join the
+// line they sit on, else make paragraphs of their own placed before the
+// first block below them.
+func layoutBlocks(words []*pdfWord, tables []*pdfTable) []pdfBlock {
+	var atoms, hidden []pdfAtom
+	for _, t := range tables {
+		atoms = append(atoms, pdfAtom{box: t.box, table: t})
+	}
+	for _, w := range words {
+		a := pdfAtom{box: w.box, size: w.size, word: w}
+		if w.visible() {
+			atoms = append(atoms, a)
+		} else {
+			hidden = append(hidden, a)
+		}
+	}
+	var regions [][]pdfItem
+	var lines []*pdfLine
+	for _, r := range readingOrder(atoms) {
+		items := regionLines(r)
+		for _, it := range items {
+			if it.line != nil {
+				lines = append(lines, it.line)
+			}
+		}
+		regions = append(regions, items)
+	}
+	left := placeHidden(lines, hidden)
+	var blocks []pdfBlock
+	for _, items := range regions {
+		blocks = append(blocks, regionBlocks(items)...)
+	}
+	if len(left) == 0 {
+		return blocks
+	}
+	var extra []pdfBlock
+	for _, r := range readingOrder(left) {
+		extra = append(extra, regionBlocks(regionLines(r))...)
+	}
+	return mergeByPosition(blocks, extra)
+}
+
+// regionBlocks splits a region's lines and tables into blocks: tables of
+// aligned columns, lists, paragraphs and ruled tables.
+func regionBlocks(items []pdfItem) []pdfBlock {
+	var out []pdfBlock
+	var run []*pdfLine
+	flush := func() {
+		for _, t := range alignedTables(run) {
+			if t.table != nil {
+				out = append(out, t)
+				continue
+			}
+			for _, b := range splitLists(t.lines) {
+				if b.list != nil {
+					out = append(out, b)
+					continue
+				}
+				for _, para := range paragraphs(b.lines) {
+					out = append(out, pdfBlock{lines: para})
+				}
+			}
+		}
+		run = nil
+	}
+	for _, it := range items {
+		if it.table != nil {
+			flush()
+			out = append(out, pdfBlock{table: it.table})
+			continue
+		}
+		run = append(run, it.line)
+	}
+	flush()
+	return out
+}
+
+// placeHidden puts each hidden word into the line it sits on (the same
+// row, horizontally within two font sizes of the line) and returns the
+// words that sit on no line.
+func placeHidden(lines []*pdfLine, hidden []pdfAtom) []pdfAtom {
+	var left []pdfAtom
+	touched := map[*pdfLine]bool{}
+	for _, a := range hidden {
+		var best *pdfLine
+		bestOverlap := 0.0
+		for _, l := range lines {
+			pad := 2 * max(l.size, 1)
+			cx := a.box.X + a.box.W/2
+			if !sameRow(l.box, a.box) || cx < l.left()-pad || cx > l.right()+pad {
+				continue
+			}
+			if o := min(l.box.Y+l.box.H, a.bottom()) - max(l.box.Y, a.top()); o > bestOverlap {
+				best, bestOverlap = l, o
+			}
+		}
+		if best == nil {
+			left = append(left, a)
+			continue
+		}
+		best.words = append(best.words, a.word)
+		touched[best] = true
+	}
+	for _, l := range lines {
+		if touched[l] {
+			sortWords(l.words)
+		}
+	}
+	return left
+}
+
+// mergeByPosition inserts each extra block (hidden text on no visible
+// line) before the first block in reading order that starts below it and
+// overlaps it horizontally; the rest go last.
+func mergeByPosition(blocks, extra []pdfBlock) []pdfBlock {
+	at := make([][]pdfBlock, len(blocks)+1)
+	for _, x := range extra {
+		xb := hiddenBox(x)
+		k := len(blocks)
+		for i, b := range blocks {
+			bb := blockBox(b)
+			if bb.Y > xb.Y && bb.X < xb.X+xb.W && xb.X < bb.X+bb.W {
+				k = i
+				break
+			}
+		}
+		at[k] = append(at[k], x)
+	}
+	out := make([]pdfBlock, 0, len(blocks)+len(extra))
+	for i, b := range blocks {
+		out = append(out, at[i]...)
+		out = append(out, b)
+	}
+	return append(out, at[len(blocks)]...)
+}
+
+// blockBox is the box of a block's visible words (a table's grid).
+func blockBox(b pdfBlock) capture.PDFBox {
+	switch {
+	case b.table != nil:
+		return b.table.box
+	case b.list != nil:
+		var lines []*pdfLine
+		for _, it := range b.list.items {
+			lines = append(lines, it...)
+		}
+		return linesBox(lines)
+	}
+	return linesBox(b.lines)
+}
+
+// hiddenBox is the box of all words of a paragraph block, hidden or not.
+func hiddenBox(b pdfBlock) capture.PDFBox {
+	var out capture.PDFBox
+	first := true
+	for _, l := range b.lines {
+		for _, w := range l.words {
+			if first {
+				out, first = w.box, false
+			} else {
+				out = union(out, w.box)
+			}
+		}
+	}
+	return out
+}
+
+// markChrome finds running headers and footers on untagged pages: rows of
+// visible words in the top or bottom band (pdfBand of the height) whose
+// text with digits masked occurs in that band on at least half the pages
+// (two or more); lone page numbers (digits or roman) that are the first
+// or last row of the page within pdfNumberBand of its edge (LaTeX sets
+// them well inside the page); and such first or last rows that start or
+// end with a number running with the page index (the same offset on
+// pdfRunningPages pages or more: "7 1.2. METRIC SPACES" on page 10).
+func markChrome(pages []pdfPage) {
 	type bandKey struct {
 		bottom bool
 		key    string
 	}
+	rows := make([][]*pdfLine, len(pages))
 	seen := map[bandKey]int{}
-	for i, ls := range lines {
+	offsets := map[bandKey]int{}
+	for i := range pages {
+		p := &pages[i]
+		if p.info.Error != "" || len(p.info.Tags) > 0 {
+			continue
+		}
+		rows[i] = bandRows(p)
 		onPage := map[bandKey]bool{}
-		for _, l := range ls {
-			if b, ok := band(l, pages[i].Height); ok {
-				onPage[bandKey{b, maskDigits(l.text)}] = true
+		for k, l := range rows[i] {
+			bottom := l.base > p.info.Height/2
+			if inBand(l, p.info.Height, pdfBand) {
+				onPage[bandKey{bottom, maskDigits(lineText(l))}] = true
+			}
+			if off, ok := pageOffset(l, i); ok && edgeRow(k, len(rows[i]), bottom) {
+				offsets[bandKey{bottom, off}]++
 			}
 		}
 		for k := range onPage {
 			seen[k]++
 		}
 	}
-	out := make([]pdfPageLines, len(lines))
-	for i, ls := range lines {
-		for _, l := range ls {
-			b, ok := band(l, pages[i].Height)
-			key := maskDigits(l.text)
-			chrome := ok && (pageNumber(key) || len(lines) >= 2 && 2*seen[bandKey{b, key}] >= len(lines))
+	for i := range pages {
+		p := &pages[i]
+		for k, l := range rows[i] {
+			bottom := l.base > p.info.Height/2
+			key := maskDigits(lineText(l))
+			n := seen[bandKey{bottom, key}]
+			repeated := inBand(l, p.info.Height, pdfBand) && n >= 2 && 2*n >= len(pages)
+			edge := edgeRow(k, len(rows[i]), bottom)
+			number := edge && (pageNumber(key) || roman(lineText(l)))
+			if off, ok := pageOffset(l, i); ok && edge && offsets[bandKey{bottom, off}] >= pdfRunningPages {
+				number = true
+			}
 			switch {
-			case !chrome:
-				out[i].body = append(out[i].body, l)
-			case b:
-				out[i].footer = append(out[i].footer, l)
+			case !repeated && !number:
+			case bottom:
+				p.footer = append(p.footer, l)
 			default:
-				out[i].header = append(out[i].header, l)
+				p.header = append(p.header, l)
 			}
 		}
 	}
-	return out
 }
 
-// band reports whether a line lies in the top or bottom band of its page,
-// and which (bottom true).
-func band(l pdfLine, height float64) (bottom, ok bool) {
-	mid := l.box.Y + l.box.H/2
-	switch {
-	case mid < pdfBand*height:
-		return false, true
-	case mid > (1-pdfBand)*height:
-		return true, true
+// edgeRow reports whether row k of n band rows is the page's first (top
+// band) or last (bottom band).
+func edgeRow(k, n int, bottom bool) bool { return k == 0 && !bottom || k == n-1 && bottom }
+
+// pageOffset is a row's leading or trailing number less the page index,
+// as a key; false when the row has no such number.
+func pageOffset(l *pdfLine, index int) (string, bool) {
+	var vis []*pdfWord
+	for _, w := range l.words {
+		if w.visible() {
+			vis = append(vis, w)
+		}
 	}
-	return false, false
+	if len(vis) < 2 {
+		return "", false
+	}
+	for _, w := range []*pdfWord{vis[0], vis[len(vis)-1]} {
+		if n, err := strconv.Atoi(w.text); err == nil && n >= 0 && n < 100000 {
+			return strconv.Itoa(n - index), true
+		}
+	}
+	return "", false
+}
+
+// roman reports whether s is a lower-case roman page number.
+func roman(s string) bool {
+	return s != "" && len(s) <= 8 && strings.Trim(s, "ivxlc") == ""
+}
+
+// bandRows is the rows of visible words outside tables within
+// pdfNumberBand of the page's top or bottom, top to bottom.
+func bandRows(p *pdfPage) []*pdfLine {
+	h := p.info.Height
+	keep := func(w *pdfWord) bool {
+		mid := w.box.Y + w.box.H/2
+		return w.visible() && (mid < pdfNumberBand*h || mid > (1-pdfNumberBand)*h)
+	}
+	return wordRows(bodyWords(p, keep))
+}
+
+// inBand reports whether a line's middle lies within share of the page's
+// height from its top or bottom.
+func inBand(l *pdfLine, height, share float64) bool {
+	mid := l.box.Y + l.box.H/2
+	return mid < share*height || mid > (1-share)*height
+}
+
+// wordRows groups words into lines by row, top to bottom.
+func wordRows(words []*pdfWord) []*pdfLine {
+	atoms := make([]pdfAtom, len(words))
+	for i, w := range words {
+		atoms[i] = pdfAtom{box: w.box, size: w.size, word: w}
+	}
+	var out []*pdfLine
+	for _, row := range rowGroups(atoms) {
+		ws := make([]*pdfWord, len(row))
+		for i := range row {
+			ws[i] = row[i].word
+		}
+		out = append(out, newLine(ws))
+	}
+	return out
 }
 
 // maskDigits lower-cases s and replaces each run of digits by "#", so
@@ -170,95 +430,174 @@ func pageNumber(key string) bool {
 	return false
 }
 
-// pdfBodySize is the most common font size by characters over the
-// document; ties go to the smaller size.
-func pdfBodySize(pages [][]pdfLine) float64 {
-	chars := map[float64]int{}
-	for _, ls := range pages {
-		for _, l := range ls {
-			chars[l.size] += utf8.RuneCountInString(l.text)
-		}
-	}
-	best, n := 0.0, -1
-	for size, c := range chars {
-		if c > n || c == n && size < best {
-			best, n = size, c
-		}
-	}
-	return best
+// headingStyle is what ranks a heading: its size and weight.
+type headingStyle struct {
+	size float64
+	bold bool
 }
 
-// pdfParagraphs groups a page's body lines: a new paragraph starts at a
-// font-size change, at a vertical gap above pdfParaGap line heights, and
-// where the text order goes back up the page.
-func pdfParagraphs(lines []pdfLine) []pdfPara {
-	var paras []pdfPara
-	for i, l := range lines {
-		if i == 0 || breaksParagraph(lines[i-1], l) {
-			paras = append(paras, pdfPara{size: l.size})
-		}
-		p := &paras[len(paras)-1]
-		p.lines = append(p.lines, l)
-	}
-	return paras
-}
-
-// breaksParagraph compares baselines (box bottoms): glyph boxes are
-// tight, so a box's height says little about the line height, while the
-// font size does. The white space between two lines is their baseline
-// distance less one font size.
-func breaksParagraph(prev, l pdfLine) bool {
-	if l.size != prev.size {
-		return true
-	}
-	h := max(prev.size, 1)
-	step := (l.box.Y + l.box.H) - (prev.box.Y + prev.box.H)
-	return step-h > pdfParaGap*h || step < -h/2
-}
-
-// pdfHeadingLevels maps the font sizes clearly above the body size to
-// heading levels 1–3 by rank over the whole document (the largest is h1;
-// the fourth largest and below are h3).
-func pdfHeadingLevels(pages [][]pdfPara, body float64) map[float64]int {
-	var sizes []float64
-	for _, ps := range pages {
-		for _, p := range ps {
-			if p.size >= body*pdfHeadingRise && !slices.Contains(sizes, p.size) {
-				sizes = append(sizes, p.size)
+// headingLevels ranks the heading styles of the untagged paragraphs over
+// the whole document: paragraphs of at most pdfHeadingLines lines and
+// pdfHeadingChars characters whose size is pdfHeadingRise times the body
+// size or more, and short bold one-liners at body size or more. The
+// largest style is level 1, then by size, bold before regular, down to 6.
+func headingLevels(pages []pdfPage, body float64) map[headingStyle]int {
+	var styles []headingStyle
+	for i := range pages {
+		for _, b := range pages[i].blocks {
+			if s, ok := headingOf(b, body); ok && !slices.Contains(styles, s) {
+				styles = append(styles, s)
 			}
 		}
 	}
-	slices.SortFunc(sizes, func(a, b float64) int { return cmp.Compare(b, a) })
-	levels := make(map[float64]int, len(sizes))
-	for i, s := range sizes {
-		levels[s] = min(i+1, 3)
+	slices.SortFunc(styles, func(a, b headingStyle) int {
+		return cmp.Or(cmp.Compare(b.size, a.size), cmp.Compare(boolInt(b.bold), boolInt(a.bold)))
+	})
+	levels := make(map[headingStyle]int, len(styles))
+	for i, s := range styles {
+		levels[s] = min(i+1, 6)
 	}
 	return levels
 }
 
-// joinLines joins a paragraph's lines with spaces; a line ending in "-"
-// is joined without the hyphen when the next starts lower-case.
-func joinLines(lines []pdfLine) string {
-	var b strings.Builder
-	for i, l := range lines {
-		if i > 0 {
-			prev := b.String()
-			first, _ := utf8.DecodeRuneInString(l.text)
-			if strings.HasSuffix(prev, "-") && len(prev) > 1 && unicode.IsLower(first) {
-				b.Reset()
-				b.WriteString(prev[:len(prev)-1])
-			} else {
-				b.WriteByte(' ')
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// headingOf is the style of a paragraph block that reads as a heading.
+func headingOf(b pdfBlock, body float64) (headingStyle, bool) {
+	if b.list != nil || b.table != nil || len(b.lines) == 0 || len(b.lines) > pdfHeadingLines {
+		return headingStyle{}, false
+	}
+	l := b.lines[0]
+	chars := 0
+	for _, x := range b.lines {
+		chars += utf8.RuneCountInString(lineText(x))
+	}
+	if chars == 0 || chars > pdfHeadingChars || !hasLetter(b.lines) {
+		return headingStyle{}, false
+	}
+	s := headingStyle{l.size, l.bold}
+	switch {
+	case l.size >= body*pdfHeadingRise:
+		return s, true
+	case l.bold && l.size >= body && len(b.lines) == 1 && chars <= pdfBoldHeadChars:
+		return s, true
+	}
+	return headingStyle{}, false
+}
+
+func hasLetter(lines []*pdfLine) bool {
+	for _, l := range lines {
+		for _, w := range l.words {
+			if w.visible() && strings.IndexFunc(w.text, unicode.IsLetter) >= 0 {
+				return true
 			}
 		}
-		b.WriteString(l.text)
 	}
-	return b.String()
+	return false
+}
+
+// bodySize is the most common font size by characters over the body text
+// of all pages (visible words); ties go to the smaller size.
+func bodySize(pages []pdfPage) float64 {
+	chars := map[float64]int{}
+	for i := range pages {
+		for _, b := range pages[i].blocks {
+			for _, l := range b.lines {
+				for _, w := range l.words {
+					if w.visible() {
+						chars[roundSize(w.size)] += utf8.RuneCountInString(w.text)
+					}
+				}
+			}
+		}
+	}
+	return modeSize(chars)
+}
+
+// pdfEl is an element on its way to nodes: its text lines, its children,
+// and a box when it has one of its own (tables, cells, figures).
+type pdfEl struct {
+	tag    string
+	attrs  map[string]string
+	level  int
+	lines  []*pdfLine
+	kids   []*pdfEl
+	box    capture.PDFBox
+	hasBox bool
+}
+
+// blockEls turns a page's blocks into elements.
+func (e *pdfEmitter) blockEls(blocks []pdfBlock) []*pdfEl {
+	out := make([]*pdfEl, 0, len(blocks))
+	for _, b := range blocks {
+		switch {
+		case b.table != nil:
+			out = append(out, tableEl(b.table))
+		case b.list != nil:
+			el := &pdfEl{tag: "ul"}
+			if b.list.ordered {
+				el.tag = "ol"
+			}
+			for _, it := range b.list.items {
+				el.kids = append(el.kids, &pdfEl{tag: "li", lines: it})
+			}
+			out = append(out, el)
+		default:
+			el := &pdfEl{tag: "p", lines: b.lines}
+			if s, ok := headingOf(b, e.body); ok && e.levels[s] > 0 {
+				el.level = e.levels[s]
+				el.tag = fmt.Sprintf("h%d", el.level)
+			}
+			out = append(out, el)
+		}
+	}
+	return out
+}
+
+// tableEl is a ruled table as table/tr/th|td elements with their grid
+// boxes and spans.
+func tableEl(t *pdfTable) *pdfEl {
+	el := &pdfEl{tag: "table", box: t.box, hasBox: true}
+	for _, row := range t.rows {
+		tr := &pdfEl{tag: "tr"}
+		for _, c := range row {
+			td := &pdfEl{tag: "td", box: c.box, hasBox: true, lines: cellLines(c.words)}
+			if c.header {
+				td.tag = "th"
+			}
+			td.attrs = spanAttrs(c.rowspan, c.colspan)
+			tr.kids = append(tr.kids, td)
+		}
+		el.kids = append(el.kids, tr)
+	}
+	return el
+}
+
+func spanAttrs(rowspan, colspan int) map[string]string {
+	var a map[string]string
+	if rowspan > 1 {
+		a = map[string]string{"rowspan": fmt.Sprint(rowspan)}
+	}
+	if colspan > 1 {
+		if a == nil {
+			a = map[string]string{}
+		}
+		a["colspan"] = fmt.Sprint(colspan)
+	}
+	return a
 }
 
 // pdfEmitter appends the nodes of a PDF to a record.
 type pdfEmitter struct {
-	out *Record
+	out    *Record
+	levels map[headingStyle]int
+	body   float64
+	pageNo int // 1-based number of the page being emitted
 }
 
 const pdfBodyID = 1 // the body element's node id
@@ -274,69 +613,136 @@ func (e *pdfEmitter) begin() {
 // element appends an element and returns its id.
 func (e *pdfEmitter) element(parent int, tag, path string, box *Box) int {
 	id := len(e.out.Nodes)
-	e.out.Nodes = append(e.out.Nodes, Node{ID: id, Parent: parent, Tag: tag, Path: path, Source: SourcePDF, Box: box})
+	e.out.Nodes = append(e.out.Nodes, Node{ID: id, Parent: parent, Tag: tag, Path: path, Source: SourcePDF, Box: box, Page: e.pageNo})
 	e.out.Stats.Elements++
 	return id
 }
 
-func (e *pdfEmitter) text(parent int, text string, box *Box) {
+func (e *pdfEmitter) text(parent int, r pdfRun) {
 	id := len(e.out.Nodes)
-	e.out.Nodes = append(e.out.Nodes, Node{ID: id, Parent: parent, Tag: textTag, Text: text, Source: SourcePDF, Box: box})
+	e.out.Nodes = append(e.out.Nodes, Node{ID: id, Parent: parent, Tag: textTag, Text: r.text, Source: SourcePDF,
+		Box: pageBox(r.box), Page: e.pageNo, Hidden: r.hidden, HiddenRule: r.rule})
 	e.out.Stats.TextNodes++
 }
 
-func (e *pdfEmitter) page(i int, top float64, p capture.PDFPage, lines pdfPageLines, paras []pdfPara, levels map[float64]int) {
+// page emits a page's section: its box is the page; a page that could
+// not be read has no content and says why in data-error.
+func (e *pdfEmitter) page(i int, p *pdfPage) {
+	e.pageNo = i + 1
 	path := childPath("html/body", "section", i+1)
-	sec := e.element(pdfBodyID, "section", path, docBox(top, capture.PDFBox{W: p.Width, H: p.Height}))
+	sec := e.element(pdfBodyID, "section", path, pageBox(capture.PDFBox{W: p.info.Width, H: p.info.Height}))
 	e.out.Nodes[sec].Attrs = map[string]string{"id": fmt.Sprintf("p%04d", i+1)}
-	sib := &siblings{}
-	e.chrome(sec, path, "header", top, lines.header, sib)
-	for _, para := range paras {
-		tag := "p"
-		lv := levels[para.size]
-		if lv > 0 {
-			tag = fmt.Sprintf("h%d", lv)
-		}
-		box := docBox(top, unionBox(para.lines))
-		id := e.element(sec, tag, childPath(path, tag, sib.next(tag)), box)
-		if lv > 0 {
-			e.out.Nodes[id].Role, e.out.Nodes[id].Level = "heading", lv
-		}
-		e.text(id, joinLines(para.lines), box)
+	if p.info.Error != "" {
+		e.out.Nodes[sec].Attrs["data-error"] = p.info.Error
+		return
 	}
-	e.chrome(sec, path, "footer", top, lines.footer, sib)
+	sib := &siblings{}
+	e.chrome(sec, path, "header", p.header, sib)
+	for _, el := range p.tagged {
+		e.emit(sec, path, el, sib)
+	}
+	for _, el := range e.blockEls(p.blocks) {
+		e.emit(sec, path, el, sib)
+	}
+	e.chrome(sec, path, "footer", p.footer, sib)
 }
 
 // chrome puts a page's running header or footer lines, one p each, in a
 // header or footer element.
-func (e *pdfEmitter) chrome(sec int, secPath, tag string, top float64, lines []pdfLine, sib *siblings) {
+func (e *pdfEmitter) chrome(sec int, secPath, tag string, lines []*pdfLine, sib *siblings) {
 	if len(lines) == 0 {
 		return
 	}
-	path := childPath(secPath, tag, sib.next(tag))
-	el := e.element(sec, tag, path, docBox(top, unionBox(lines)))
-	ps := &siblings{}
+	el := &pdfEl{tag: tag}
 	for _, l := range lines {
-		box := docBox(top, l.box)
-		id := e.element(el, "p", childPath(path, "p", ps.next("p")), box)
-		e.text(id, l.text, box)
+		el.kids = append(el.kids, &pdfEl{tag: "p", lines: []*pdfLine{l}})
+	}
+	e.emit(sec, secPath, el, sib)
+}
+
+// emit appends an element, its text runs and its children.
+func (e *pdfEmitter) emit(parent int, parentPath string, el *pdfEl, sib *siblings) {
+	path := childPath(parentPath, el.tag, sib.next(el.tag))
+	box := elBox(el)
+	id := e.element(parent, el.tag, path, box)
+	n := &e.out.Nodes[id]
+	n.Attrs = el.attrs
+	if el.level > 0 {
+		n.Role, n.Level = "heading", el.level
+	}
+	for _, r := range textRuns(el.lines) {
+		e.text(id, r)
+	}
+	kids := &siblings{}
+	for _, k := range el.kids {
+		e.emit(id, path, k, kids)
 	}
 }
 
-func unionBox(lines []pdfLine) capture.PDFBox {
-	x0, y0 := math.Inf(1), math.Inf(1)
-	x1, y1 := math.Inf(-1), math.Inf(-1)
-	for _, l := range lines {
-		x0, y0 = min(x0, l.box.X), min(y0, l.box.Y)
-		x1, y1 = max(x1, l.box.X+l.box.W), max(y1, l.box.Y+l.box.H)
+// elBox is an element's own box, else the box of its visible text and
+// children, else of its hidden text; nil when it has none.
+func elBox(el *pdfEl) *Box {
+	if el.hasBox {
+		return pageBox(el.box)
 	}
-	return capture.PDFBox{X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
+	b, ok := visibleBox(el)
+	if !ok {
+		var lines []pdfBlock
+		collectLines(el, &lines)
+		for _, l := range lines {
+			if hb := hiddenBox(l); !ok {
+				b, ok = hb, len(l.lines) > 0
+			} else if len(l.lines) > 0 {
+				b = union(b, hb)
+			}
+		}
+	}
+	if !ok {
+		return nil
+	}
+	return pageBox(b)
 }
 
-// docBox moves a page-local box to document coordinates (points, rounded
-// outwards to integers).
-func docBox(top float64, b capture.PDFBox) *Box {
-	x0, y0 := math.Floor(b.X), math.Floor(top+b.Y)
-	x1, y1 := math.Ceil(b.X+b.W), math.Ceil(top+b.Y+b.H)
-	return &Box{X: int(x0), Y: int(y0), W: int(x1 - x0), H: int(y1 - y0)}
+func visibleBox(el *pdfEl) (capture.PDFBox, bool) {
+	var out capture.PDFBox
+	ok := false
+	add := func(b capture.PDFBox) {
+		if !ok {
+			out, ok = b, true
+		} else {
+			out = union(out, b)
+		}
+	}
+	if el.hasBox {
+		add(el.box)
+	}
+	for _, l := range el.lines {
+		if lineShows(l) {
+			add(l.box)
+		}
+	}
+	for _, k := range el.kids {
+		if b, kok := visibleBox(k); kok {
+			add(b)
+		}
+	}
+	return out, ok
+}
+
+func lineShows(l *pdfLine) bool {
+	for _, w := range l.words {
+		if w.visible() {
+			return true
+		}
+	}
+	return false
+}
+
+func collectLines(el *pdfEl, out *[]pdfBlock) {
+	if len(el.lines) > 0 {
+		*out = append(*out, pdfBlock{lines: el.lines})
+	}
+	for _, k := range el.kids {
+		collectLines(k, out)
+	}
 }

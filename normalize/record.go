@@ -101,6 +101,15 @@ const (
 	HiddenNotRendered = "not_rendered"       // render tier: checkVisibility() false, no other reason found
 )
 
+// Hidden reason codes of PDF text (HiddenSameColor too: a fill colour equal
+// to the paint under the text).
+const (
+	HiddenPDFInvisible   = "pdf_invisible"   // text render mode 3 (invisible) or 7 (clip only)
+	HiddenPDFTransparent = "pdf_transparent" // fill alpha (near) 0
+	HiddenPDFOffPage     = "pdf_off_page"    // the text's box lies outside the page (crop box)
+	HiddenPDFTiny        = "pdf_tiny"        // font size under 1 pt
+)
+
 // Doc holds document-level facts.
 type Doc struct {
 	Title     string            `json:"title"`

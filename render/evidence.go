@@ -32,7 +32,7 @@ func evidenceFiles(rec *graph.Record) ([]file, string, error) {
 // navigation or audit. Like every chunk, it never carries latent text.
 func DocumentMarkdown(rec *graph.Record) []byte {
 	m := &mdWriter{}
-	m.para("> **" + UntrustedNotice[:len("Untrusted content.")] + "**" + UntrustedNotice[len("Untrusted content."):])
+	m.para(mdNotice(rec))
 	m.para("# " + headingText(titleOr(rec.Title)))
 	m.content(newView(rec))
 	return []byte(m.String())

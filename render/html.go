@@ -29,10 +29,10 @@ func HTML(rec *graph.Record) []byte {
 	v := newView(rec)
 	h := &htmlWriter{}
 	h.head(rec)
-	h.line(`<p class="notice"><strong>Untrusted content.</strong>` + esc(strings.TrimPrefix(UntrustedNotice, "Untrusted content.")) + `</p>`)
+	h.line(`<p class="notice"><strong>Untrusted content.</strong>` + esc(strings.TrimPrefix(notice(rec), "Untrusted content.")) + `</p>`)
 	h.meta(rec)
 	if rec.Outcome.Status != graph.StatusOK {
-		h.banner(rec.Outcome)
+		h.banner(rec.Outcome, rec.PDF != nil)
 	}
 	h.line("<main>")
 	h.line("<h1>" + esc(titleOr(rec.Title)) + "</h1>")
@@ -125,9 +125,9 @@ func (h *htmlWriter) meta(rec *graph.Record) {
 	h.line("</dl>")
 }
 
-func (h *htmlWriter) banner(o graph.Outcome) {
+func (h *htmlWriter) banner(o graph.Outcome, pdf bool) {
 	h.line(`<div class="outcome" role="alert">`)
-	h.line("<p><strong>Outcome: " + esc(o.Status) + ".</strong> " + esc(capitalise(bannerText(o.Status))) + "</p>")
+	h.line("<p><strong>Outcome: " + esc(o.Status) + ".</strong> " + esc(capitalise(bannerText(o.Status, pdf))) + "</p>")
 	h.line("<ul>")
 	h.line(fmt.Sprintf("<li>http_status: %d</li>", o.HTTPStatus))
 	for _, e := range o.Evidence {

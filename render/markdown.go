@@ -21,9 +21,9 @@ func Markdown(rec *graph.Record) []byte {
 	v := newView(rec)
 	m := &mdWriter{}
 	m.frontMatter(rec)
-	m.para("> **" + UntrustedNotice[:len("Untrusted content.")] + "**" + UntrustedNotice[len("Untrusted content."):])
+	m.para(mdNotice(rec))
 	if rec.Outcome.Status != graph.StatusOK {
-		m.banner(rec.Outcome)
+		m.banner(rec.Outcome, rec.PDF != nil)
 	}
 	m.para("# " + headingText(titleOr(rec.Title)))
 	if rec.Summary != "" {
@@ -71,9 +71,9 @@ func (m *mdWriter) frontMatter(rec *graph.Record) {
 	m.WriteString("---\n\n")
 }
 
-func (m *mdWriter) banner(o graph.Outcome) {
+func (m *mdWriter) banner(o graph.Outcome, pdf bool) {
 	lines := []string{
-		"**Outcome: " + escapeInline(o.Status) + ".** " + capitalise(bannerText(o.Status)),
+		"**Outcome: " + escapeInline(o.Status) + ".** " + capitalise(bannerText(o.Status, pdf)),
 		"",
 		fmt.Sprintf("- http_status: %d", o.HTTPStatus),
 	}

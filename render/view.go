@@ -26,10 +26,13 @@ var statusMeaning = map[string]string{
 }
 
 // bannerText explains a status other than ok to the reader.
-func bannerText(status string) string {
+func bannerText(status string, pdf bool) string {
 	m, ok := statusMeaning[status]
 	if !ok {
 		m = "an outcome this renderer does not know"
+	}
+	if pdf {
+		m = pdfMeaning(status, m)
 	}
 	if status == graph.StatusPartial {
 		return m + "; what follows may be incomplete."

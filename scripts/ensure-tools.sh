@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # ensure-tools.sh TOOL... — make sure each Debian-packaged tool the tests need
 # is installed: install it with apt-get when running as root, otherwise stop
-# with the command to run. Tool names are Debian package names.
+# with the command to run. Tool names are Debian package names; PKG:COMMAND
+# names a package whose command is named differently (poppler-utils:pdftotext).
 set -euo pipefail
 missing=()
 for t in "$@"; do
-  command -v "$t" >/dev/null 2>&1 || missing+=("$t")
+  command -v "${t#*:}" >/dev/null 2>&1 || missing+=("${t%%:*}")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -98,7 +98,7 @@ func FromEthos(b []byte) (GroundingSource, error) {
 			}
 		}
 		for _, c := range t.Cells {
-			tb.Cells = append(tb.Cells, Cell{Row: c.Row, Column: c.Column, Text: c.Text})
+			tb.Cells = append(tb.Cells, Cell{Row: c.Row, Column: c.Column, Text: c.Text, BBox: boxOf(c.BBox)})
 		}
 		s.tables = append(s.tables, tb)
 	}

@@ -89,10 +89,12 @@ type Table struct {
 	Cells      []Cell
 }
 
-// Cell is one table cell at its grid position (0-based).
+// Cell is one table cell at its grid position (0-based), with its box on
+// the table's page when the source has one (PDFs).
 type Cell struct {
 	Row, Column int
 	Text        string
+	BBox        *Box
 }
 
 // contains reports whether b lies inside the page (when its size is known).
@@ -135,12 +137,18 @@ func validate(pages []Page, els []Element, tables []Table) error {
 		}
 	}
 	for _, t := range tables {
-		if _, ok := byID[t.PageRef]; !ok {
+		p, ok := byID[t.PageRef]
+		if !ok {
 			return fmt.Errorf("table %s is on page %q, which the source does not have", t.ID, t.PageRef)
 		}
 		for _, c := range t.Cells {
 			if c.Row < 0 || c.Column < 0 {
 				return fmt.Errorf("table %s has a cell at a negative position", t.ID)
+			}
+			if c.BBox != nil {
+				if err := checkBox(p, *c.BBox); err != nil {
+					return fmt.Errorf("table %s cell (%d, %d): %w", t.ID, c.Row, c.Column, err)
+				}
 			}
 		}
 	}

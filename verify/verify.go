@@ -84,6 +84,9 @@ type Evidence struct {
 	NativeRefs  []string `json:"native_refs"`
 	TableRef    string   `json:"table_ref,omitempty"`
 	Text        string   `json:"text"`
+	// BBox is the cited cell's or element's box on PageRef, when the
+	// source has one (PDFs, render-tier pages) and the check is about it.
+	BBox []int `json:"bbox,omitempty"`
 }
 
 // Verifier checks claims against one source. Build it once; Check is then
@@ -354,6 +357,9 @@ func (v *Verifier) tableCell(c Claim) Check {
 			continue
 		}
 		ev.Text = cell.Text
+		if cell.BBox != nil {
+			ev.BBox = []int{cell.BBox.X, cell.BBox.Y, cell.BBox.W, cell.BBox.H}
+		}
 		if normText(cell.Text) == normText(want) || cellValue(want, cell.Text) {
 			return Check{Status: StatusGrounded, MatchMethod: MethodTableCell, Reason: "the cell holds the claimed text", Evidence: ev}
 		}
@@ -389,7 +395,9 @@ func (v *Verifier) region(c Claim) Check {
 	n := normText(c.Text)
 	for i, e := range v.src.Elements() {
 		if e.PageRef == l.Page && e.BBox != nil && inside(*e.BBox, r) && strings.Contains(normText(e.Text), n) {
-			return Check{Status: StatusGrounded, MatchMethod: MethodBox, Reason: "an element inside the region holds the text", Evidence: v.evidence(i, i)}
+			ev := v.evidence(i, i)
+			ev.BBox = []int{e.BBox.X, e.BBox.Y, e.BBox.W, e.BBox.H}
+			return Check{Status: StatusGrounded, MatchMethod: MethodBox, Reason: "an element inside the region holds the text", Evidence: ev}
 		}
 	}
 	return Check{Status: StatusMismatch, MatchMethod: MethodBox, Reason: "no element inside the region holds the text"}

@@ -56,6 +56,7 @@ func TestScripts(t *testing.T) {
 			"jsonfield": jsonFieldCmd,
 			"artifacts": artifactsCmd,
 			"siteurls":  siteURLsCmd,
+			"pdf":       pdfCmd,
 		},
 	})
 }

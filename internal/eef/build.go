@@ -62,6 +62,9 @@ func Build(rec *graph.Record, cfg Config) (*Bundle, error) {
 func source(rec *graph.Record) Source {
 	s := Source{URL: rec.URL, FinalURL: rec.FinalURL, MediaType: "text/html",
 		Bytes: rec.Stats.OriginalBytes, HTTPStatus: rec.Outcome.HTTPStatus}
+	if isPDF(rec) {
+		s.MediaType = MediaPDF
+	}
 	if rec.SourceFingerprint != "" {
 		fp := rec.SourceFingerprint
 		s.Fingerprint = &fp
@@ -114,29 +117,34 @@ func estTokens(s string) int { return (utf8.RuneCountInString(s) + 3) / 4 }
 
 func buildPayload(rec *graph.Record, findings []Finding) (Payload, string) {
 	boxes := hasBoxes(rec)
+	unit := "css_px"
+	if isPDF(rec) {
+		unit = "pt"
+	}
+	pl := newPlacer(rec)
 	p := Payload{
-		CoordinateSystem: CoordinateSystem{Profile: c14n.CoordinateProfile, Origin: "top_left", Unit: "css_px", BoxesAvailable: boxes},
+		CoordinateSystem: CoordinateSystem{Profile: c14n.CoordinateProfile, Origin: "top_left", Unit: unit, BoxesAvailable: boxes},
 		Capabilities:     capabilities(rec, boxes),
-		Pages:            []Page{{ID: PageID, Index: 0, URL: rec.FinalURL}},
+		Pages:            pl.pages,
 		Sections:         []Section{},
 		Spans:            []Span{},
 		Tables:           []Table{},
 		Regions:          []Region{},
-		Latent:           latent(rec, findings),
+		Latent:           latent(rec, findings, pl),
 		Warnings:         warnings(rec, boxes),
 		SecuritySignals:  signals(findings),
 	}
 	var text strings.Builder
 	offset := 0
 	for i, b := range rec.Blocks {
-		el := element(i+1, b)
+		el := element(i+1, b, pl)
 		if b.Text != "" {
 			if text.Len() > 0 {
 				text.WriteString("\n\n")
 				offset += 2
 			}
 			n := utf8.RuneCountInString(b.Text)
-			sp := Span{ID: id("s%06d", len(p.Spans)+1), ElementRef: el.ID, PageRef: PageID, Text: b.Text,
+			sp := Span{ID: id("s%06d", len(p.Spans)+1), ElementRef: el.ID, PageRef: el.PageRef, Text: b.Text,
 				CharStart: offset, CharEnd: offset + n, BBox: el.BBox}
 			text.WriteString(b.Text)
 			offset += n
@@ -144,12 +152,12 @@ func buildPayload(rec *graph.Record, findings []Finding) (Payload, string) {
 			p.Spans = append(p.Spans, sp)
 		}
 		if b.Type == graph.TypeTable && len(b.Rows) > 0 {
-			t := table(len(p.Tables)+1, el.ID, b.Rows)
+			t := table(len(p.Tables)+1, el.ID, el.PageRef, b.Rows, pl)
 			el.TableRef = &t.ID
 			p.Tables = append(p.Tables, t)
 		}
 		if el.BBox != nil {
-			p.Regions = append(p.Regions, Region{ID: id("r%04d", len(p.Regions)+1), PageRef: PageID, ElementRef: el.ID, BBox: el.BBox})
+			p.Regions = append(p.Regions, Region{ID: id("r%04d", len(p.Regions)+1), PageRef: el.PageRef, ElementRef: el.ID, BBox: el.BBox})
 		}
 		p.Elements = append(p.Elements, el)
 	}
@@ -163,12 +171,10 @@ func buildPayload(rec *graph.Record, findings []Finding) (Payload, string) {
 	return p, text.String()
 }
 
-func element(n int, b graph.Block) Element {
-	el := Element{ID: id("e%06d", n), Type: b.Type, PageRef: PageID, Text: b.Text, Role: b.Role,
+func element(n int, b graph.Block, pl *placer) Element {
+	el := Element{ID: id("e%06d", n), Type: b.Type, PageRef: pl.pageRef(b.Page), Text: b.Text, Role: b.Role,
 		Level: b.Level, SieveBlockID: b.ID, SieveSectionID: b.SectionID, SpanRefs: []string{}}
-	if b.Box != nil {
-		el.BBox = []int{b.Box.X, b.Box.Y, b.Box.W, b.Box.H}
-	}
+	el.BBox = pl.bbox(el.PageRef, b.Box)
 	return el
 }
 
@@ -184,11 +190,19 @@ func hasBoxes(rec *graph.Record) bool {
 func capabilities(rec *graph.Record, boxes bool) Capabilities {
 	c := Capabilities{Spans: true, CharOffsets: true, Tables: true, Boxes: boxes, Regions: boxes,
 		LatentTier: true, Fingerprints: rec.SourceFingerprint != "", CoordinateOrigin: "top_left", Limits: []Limit{}}
-	if !boxes {
+	switch {
+	case boxes:
+	case isPDF(rec):
+		c.Limits = append(c.Limits, Limit{"no_boxes", "the PDF gave no positioned text (no text layer, or no page could be read): elements have no boxes, so region and box claims cannot be checked"})
+	default:
 		c.Limits = append(c.Limits, Limit{"no_boxes", "the " + rec.Provenance.Tier +
 			" tier lays out no page: elements have no boxes, so region and box claims cannot be checked"})
 	}
-	c.Limits = append(c.Limits, Limit{"no_crop", "a web page has no fixed page raster: crops are not supported"})
+	if isPDF(rec) {
+		c.Limits = append(c.Limits, Limit{"no_crop", "sieve renders no crops of PDF pages yet: regions are boxes on the page, without a rendered image"})
+	} else {
+		c.Limits = append(c.Limits, Limit{"no_crop", "a web page has no fixed page raster: crops are not supported"})
+	}
 	if rec.SourceFingerprint == "" {
 		c.Limits = append(c.Limits, Limit{"no_source_fingerprint", "no body was received, so the document is bound to no source bytes"})
 	}
@@ -211,7 +225,7 @@ func sections(rec *graph.Record, els []Element) []Section {
 	return out
 }
 
-func latent(rec *graph.Record, findings []Finding) []Latent {
+func latent(rec *graph.Record, findings []Finding, pl *placer) []Latent {
 	byID := map[string]string{}
 	for _, f := range findings {
 		if f.Code == FindingHiddenText {
@@ -220,8 +234,13 @@ func latent(rec *graph.Record, findings []Finding) []Latent {
 	}
 	out := []Latent{}
 	for _, l := range rec.Latent {
-		out = append(out, Latent{SieveLatentID: l.ID, Trust: l.Trust, Text: l.Text, Reason: l.Reason,
-			Rule: l.Rule, SieveSectionID: l.SectionID, FindingRef: byID[l.ID]})
+		x := Latent{SieveLatentID: l.ID, Trust: l.Trust, Text: l.Text, Reason: l.Reason,
+			Rule: l.Rule, SieveSectionID: l.SectionID, FindingRef: byID[l.ID]}
+		if l.Page > 0 && isPDF(rec) {
+			x.PageRef = pageID(l.Page)
+			x.BBox = pl.bbox(x.PageRef, l.Box)
+		}
+		out = append(out, x)
 	}
 	return out
 }
@@ -237,7 +256,11 @@ func warnings(rec *graph.Record, boxes bool) []Warning {
 	if rec.SourceFingerprint == "" {
 		add("source_fingerprint_unavailable", "no body was received; freshness cannot be checked against source bytes")
 	}
-	if !boxes {
+	switch {
+	case boxes:
+	case isPDF(rec):
+		add("no_boxes", "no element has a box (the PDF gave no positioned text)")
+	default:
 		add("no_boxes", "no element has a box ("+rec.Provenance.Tier+" tier)")
 	}
 	if len(rec.Latent) > 0 {

@@ -8,9 +8,10 @@ import (
 )
 
 // buildChunks groups the elements of the configured roles into chunks:
-// consecutive elements of one section, up to the token budget. A chunk
-// never spans two sections; an element over the budget is a chunk of its
-// own and says so in a warning. Latent text is never an element, so it
+// consecutive elements of one section and one page, up to the token
+// budget. A chunk never spans two sections, nor two PDF pages (so each of
+// its bboxes is on its one page_ref); an element over the budget is a
+// chunk of its own and says so in a warning. Latent text is never an element, so it
 // never reaches a chunk.
 func buildChunks(doc *Document, cfg Config) []Chunk {
 	var out []Chunk
@@ -27,7 +28,7 @@ func buildChunks(doc *Document, cfg Config) []Chunk {
 			continue
 		}
 		t := estTokens(e.Text)
-		if len(cur) > 0 && (cur[0].SieveSectionID != e.SieveSectionID || tokens+t > cfg.ChunkTokenBudget) {
+		if len(cur) > 0 && (cur[0].SieveSectionID != e.SieveSectionID || cur[0].PageRef != e.PageRef || tokens+t > cfg.ChunkTokenBudget) {
 			flush()
 			tokens = 0
 		}
@@ -53,7 +54,7 @@ func chunk(doc *Document, cfg Config, n int, els []Element) Chunk {
 		ArtifactType: TypeChunk, SchemaVersion: SchemaVersion, ChunkID: id("c%06d", n),
 		SourceFingerprint: doc.Source.Fingerprint, DocumentFingerprint: doc.Fingerprint,
 		TextSHA256: c14n.Fingerprint([]byte(text)), Text: text, TokenEstimate: estTokens(text),
-		PageRefs: []string{PageID}, ElementRefs: refs, SieveSectionID: els[0].SieveSectionID,
+		PageRefs: chunkPages(els), ElementRefs: refs, SieveSectionID: els[0].SieveSectionID,
 		SectionTitle: sectionTitle(doc, els[0].SieveSectionID), BBoxes: boxes, Warnings: []Warning{},
 	}
 	if c.TokenEstimate > cfg.ChunkTokenBudget {

@@ -160,7 +160,7 @@ func TestTableGrid(t *testing.T) {
 		{{Text: "a", Rowspan: 2}, {Text: "b", Colspan: 2}},
 		{{Text: "c"}, {Text: "d"}},
 	}
-	tb := table(1, "e000001", rows)
+	tb := table(1, "e000001", PageID, rows, newPlacer(&graph.Record{}))
 	got := ""
 	for _, c := range tb.Cells {
 		got += c.Text + ":" + string(rune('0'+c.Row)) + string(rune('0'+c.Column)) + " "

@@ -41,6 +41,11 @@ type Inventory struct {
 	Iframes             int  `json:"iframes"`
 	Links               int  `json:"links"`
 	ExternalLinks       int  `json:"external_links"`
+	// PDFs only: annotations other than links, embedded files, and link
+	// actions that run or open something (launch, javascript, remote_goto).
+	Annotations *int `json:"annotations,omitempty"`
+	Attachments *int `json:"attachments,omitempty"`
+	Actions     *int `json:"actions,omitempty"`
 }
 
 // Finding is one security finding.
@@ -58,6 +63,10 @@ type Evidence struct {
 	SieveSectionID string `json:"sieve_section_id"`
 	Reason         string `json:"reason"`
 	Text           string `json:"text"` // latent text, a form target, a frame or link URL
+	// PDFs: the page and box on it (points), and a link's target.
+	PageRef string `json:"page_ref,omitempty"`
+	BBox    []int  `json:"bbox,omitempty"`
+	URI     string `json:"uri,omitempty"`
 }
 
 // Finding codes.
@@ -68,4 +77,11 @@ const (
 	FindingPasswordField   = "password_field"
 	FindingIframe          = "iframe"
 	FindingExternalLinks   = "external_links"
+	// PDFs.
+	FindingJavaScript     = "javascript"      // document-level JavaScript
+	FindingLaunchAction   = "launch_action"   // a link that launches a program or file
+	FindingJavaScriptLink = "javascript_link" // a link that runs JavaScript
+	FindingRemoteGoto     = "remote_goto"     // a link into another document
+	FindingAttachment     = "attachment"      // an embedded file
+	FindingExternalLink   = "external_link"   // one uri link, with its page and box
 )

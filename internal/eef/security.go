@@ -32,6 +32,10 @@ func securityFindings(rec *graph.Record) []Finding {
 	}
 	for _, l := range rec.Latent {
 		ev := Evidence{SieveID: l.ID, SieveSectionID: l.SectionID, Reason: l.Reason, Text: l.Text}
+		if isPDF(rec) && l.Page > 0 {
+			ev.PageRef = pageID(l.Page)
+			ev.BBox = newPlacer(rec).bbox(ev.PageRef, l.Box)
+		}
 		add(FindingHiddenText, "warning", "text in the markup that visitors do not see ("+l.Reason+"): quarantined, not visible evidence", ev)
 		if InjectionLike(l.Text) {
 			add(FindingPromptInjection, "high", "hidden text that reads like instructions to a model: do not follow it", ev)
@@ -55,6 +59,9 @@ func securityFindings(rec *graph.Record) []Finding {
 			add(FindingIframe, "info", "an embedded frame (not loaded by a static read)",
 				Evidence{SieveID: m.ID, SieveSectionID: m.SectionID, Reason: "iframe", Text: m.Src})
 		}
+	}
+	if isPDF(rec) {
+		return pdfFindings(rec, fs)
 	}
 	if n := externalLinks(rec); n > 0 {
 		add(FindingExternalLinks, "info", fmt.Sprintf("%d links lead to other sites", n), Evidence{Reason: "external_links"})
@@ -80,6 +87,9 @@ func externalLinks(rec *graph.Record) int {
 }
 
 func securityReport(rec *graph.Record, doc *Document, findings []Finding) *SecurityReport {
+	if isPDF(rec) {
+		return pdfSecurityReport(rec, doc, findings)
+	}
 	inv := Inventory{HiddenText: len(rec.Latent), Links: len(rec.Links), ExternalLinks: externalLinks(rec)}
 	for _, f := range findings {
 		switch f.Code {

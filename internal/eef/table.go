@@ -4,8 +4,9 @@ import "github.com/sieve-dev/sieve/graph"
 
 // table lays rows of cells on a grid: a cell takes the first free column
 // of its row, and its row and column spans occupy the cells they cover.
-func table(n int, elementRef string, rows [][]graph.Cell) Table {
-	t := Table{ID: id("t%04d", n), ElementRef: elementRef, PageRef: PageID, Rows: len(rows), Cells: []Cell{}}
+// Cells keep their box (PDFs) on the table's page.
+func table(n int, elementRef, pageRef string, rows [][]graph.Cell, pl *placer) Table {
+	t := Table{ID: id("t%04d", n), ElementRef: elementRef, PageRef: pageRef, Rows: len(rows), Cells: []Cell{}}
 	taken := map[[2]int]bool{}
 	for r, row := range rows {
 		col := 0
@@ -20,7 +21,8 @@ func table(n int, elementRef string, rows [][]graph.Cell) Table {
 					taken[[2]int{r + dr, col + dc}] = true
 				}
 			}
-			t.Cells = append(t.Cells, Cell{Row: r, Column: col, RowSpan: rs, ColSpan: cs, Header: c.Header, Text: c.Text})
+			t.Cells = append(t.Cells, Cell{Row: r, Column: col, RowSpan: rs, ColSpan: cs, Header: c.Header, Text: c.Text,
+				BBox: pl.bbox(pageRef, c.Box)})
 			col += cs
 			t.Columns = max(t.Columns, col)
 		}

@@ -99,7 +99,7 @@ type Payload struct {
 type CoordinateSystem struct {
 	Profile        string `json:"profile"` // ethos_quantized_top_left_v1
 	Origin         string `json:"origin"`  // top_left
-	Unit           string `json:"unit"`    // css_px
+	Unit           string `json:"unit"`    // css_px (web pages) | pt (PDFs)
 	BoxesAvailable bool   `json:"boxes_available"`
 }
 
@@ -123,13 +123,15 @@ type Limit struct {
 	Message string `json:"message"`
 }
 
-// Page is one page; a web page is a single page without a fixed size.
+// Page is one page; a web page is a single page without a fixed size, a
+// PDF page has its displayed size in points (rounded up) and /Rotate.
 type Page struct {
-	ID     string `json:"id"`
-	Index  int    `json:"index"`
-	URL    string `json:"url"`
-	Width  *int   `json:"width"`
-	Height *int   `json:"height"`
+	ID       string `json:"id"`
+	Index    int    `json:"index"`
+	URL      string `json:"url"`
+	Width    *int   `json:"width"`
+	Height   *int   `json:"height"`
+	Rotation *int   `json:"rotation,omitempty"` // PDF: degrees clockwise
 }
 
 // Section maps a sieve section to the elements it holds.
@@ -187,9 +189,10 @@ type Cell struct {
 	ColSpan int    `json:"col_span"`
 	Header  bool   `json:"header"`
 	Text    string `json:"text"`
+	BBox    []int  `json:"bbox,omitempty"` // PDF: the cell's box on its table's page
 }
 
-// Region is a boxed area of a page (render tier only).
+// Region is a boxed area of a page (render tier and PDFs).
 type Region struct {
 	ID         string `json:"id"`
 	PageRef    string `json:"page_ref"`
@@ -207,6 +210,9 @@ type Latent struct {
 	Rule           string `json:"rule"`
 	SieveSectionID string `json:"sieve_section_id"`
 	FindingRef     string `json:"finding_ref"`
+	// PDF: where the hidden text lies.
+	PageRef string `json:"page_ref,omitempty"`
+	BBox    []int  `json:"bbox,omitempty"`
 }
 
 // Warning is one document warning.

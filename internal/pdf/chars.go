@@ -45,52 +45,55 @@ func (e *engine) displayMatrix(ref requests.Page, w, h float64) (matrix, error) 
 	}, nil
 }
 
-// chars reads the page's text layer.
-func (e *engine) chars(ref requests.Page, m matrix) ([]Char, error) {
+// chars reads the page's text layer, at most limit characters; cut
+// reports that there were more.
+func (e *engine) chars(ref requests.Page, m matrix, limit int) (out []Char, cut bool, err error) {
 	tp, err := e.inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: ref})
 	if err != nil {
-		return nil, fmt.Errorf("loading text: %w", err)
+		return nil, false, fmt.Errorf("loading text: %w", err)
 	}
 	defer e.inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
 	n, err := e.inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
 	if err != nil {
-		return nil, fmt.Errorf("counting characters: %w", err)
+		return nil, false, fmt.Errorf("counting characters: %w", err)
 	}
-	out := make([]Char, 0, n.Count)
-	for i := 0; i < n.Count; i++ {
-		c, err := e.char(tp.TextPage, i, m)
-		if err != nil {
-			return nil, fmt.Errorf("character %d: %w", i, err)
+	count := min(n.Count, limit)
+	out = make([]Char, count)
+	st := styler{e: e, tp: tp.TextPage}
+	for i := range count {
+		if err := e.char(tp.TextPage, i, m, &out[i]); err != nil {
+			return nil, false, fmt.Errorf("character %d: %w", i, err)
 		}
-		out = append(out, c)
+		st.next(i, &out[i])
 	}
-	return out, nil
+	return out, n.Count > limit, nil
 }
 
-func (e *engine) char(tp references.FPDF_TEXTPAGE, i int, m matrix) (Char, error) {
+// char reads character i's rune, size and box into c.
+func (e *engine) char(tp references.FPDF_TEXTPAGE, i int, m matrix, c *Char) error {
 	u, err := e.inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp, Index: i})
 	if err != nil {
-		return Char{}, err
+		return err
 	}
-	c := Char{Rune: rune(u.Unicode)}
+	c.Rune, c.Style = rune(u.Unicode), plain
 	if unicode.IsSpace(c.Rune) {
 		g, err := e.inst.FPDFText_IsGenerated(&requests.FPDFText_IsGenerated{TextPage: tp, Index: i})
 		if err == nil && g.IsGenerated {
 			c.Generated = true
-			return c, nil
+			return nil
 		}
 	}
 	fs, err := e.inst.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp, Index: i})
 	if err != nil {
-		return Char{}, err
+		return err
 	}
 	c.FontSize = round(fs.FontSize)
 	b, err := e.inst.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: tp, Index: i})
 	if err != nil {
-		return c, nil // PDFium has no box for some characters (e.g. some generated ones)
+		return nil // PDFium has no box for some characters (e.g. some generated ones)
 	}
 	c.Box = mapBox(m, b.Left, b.Bottom, b.Right, b.Top)
-	return c, nil
+	return nil
 }
 
 // mapBox maps a page-space rectangle to a top-left display box.

@@ -12,5 +12,12 @@
 // Parse returns every page's size and rotation and its characters with
 // boxes in top-left page coordinates: points on the page as displayed
 // (after /Rotate, relative to the CropBox's top-left corner), rounded to
-// 1/100 pt. Words groups characters into words and lines.
+// 1/100 pt, and their style (font, weight, italic, fill colour and alpha,
+// render mode, marked-content id); per page the structure tree of a tagged
+// PDF, the painted paths, links and annotations; and the document's
+// metadata, outline, JavaScript count, attachments and form type.
+// Page.Lines groups characters into lines of words, split where the style
+// changes. Limits on pages, characters, tree size, paths and time keep
+// hostile files from hanging a run; what they cut is said where it matters
+// (see docs/DECISIONS.md, "PDF engine").
 package pdf

@@ -52,6 +52,22 @@ func Close() error {
 	return errors.Join(e.inst.Close(), e.pool.Close())
 }
 
+// renew swaps the instance for a fresh one on the same wasm worker:
+// go-pdfium keeps a map entry for every object reference it hands out
+// (one per character's text object, here) until its instance closes, so
+// a long-running process renews it after each document.
+func (e *engine) renew() error {
+	if err := e.inst.Close(); err != nil {
+		return fmt.Errorf("closing the PDFium instance: %w", err)
+	}
+	inst, err := e.pool.GetInstance(30 * time.Second)
+	if err != nil {
+		return fmt.Errorf("renewing the PDFium instance: %w", err)
+	}
+	e.inst = inst
+	return nil
+}
+
 func startEngine() (*engine, error) {
 	pool, err := webassembly.Init(webassembly.Config{
 		MinIdle:       1,
@@ -77,6 +93,9 @@ func startEngine() (*engine, error) {
 // runtimeConfig is go-pdfium's default (the module needs exception
 // handling) plus a compilation cache when the cache dir is writable.
 func runtimeConfig() wazero.RuntimeConfig {
+	// Not WithCloseOnContextDone: it makes wazero watch the context on
+	// every call, which made parsing five times slower; the watchdog stops
+	// a document between calls instead.
 	rc := wazero.NewRuntimeConfig().WithCoreFeatures(
 		api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling)
 	if cache := compilationCache(); cache != nil {

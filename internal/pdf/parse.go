@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	pdferrors "github.com/klippa-app/go-pdfium/errors"
 	"github.com/klippa-app/go-pdfium/references"
@@ -12,7 +13,13 @@ import (
 
 // Document is what Parse read from a PDF.
 type Document struct {
-	Pages []Page
+	Pages       []Page
+	Tagged      bool              // some page has a structure tree
+	Metadata    map[string]string // the Info dictionary's non-empty metaKeys
+	Bookmarks   []Bookmark        // the outline, depth first
+	JavaScript  int               // document-level JavaScript actions
+	Attachments []string          // embedded files' names
+	Form        string            // acroform | xfa_full | xfa_foreground; "" when none
 }
 
 // Page is one page as displayed: its size after /Rotate and CropBox.
@@ -22,6 +29,10 @@ type Page struct {
 	Height   float64
 	Rotation int    // /Rotate in degrees clockwise: 0, 90, 180 or 270
 	Chars    []Char // in PDFium's text order
+	Tags     []Tag  // the page's structure tree, top level first; nil when untagged
+	Rects    []Rect // painted path objects, in drawing order
+	Links    []Link
+	Annots   []Annotation
 	Err      string // why the page could not be read; "" when it could
 }
 
@@ -32,6 +43,7 @@ type Char struct {
 	FontSize  float64 // points
 	Box       Box
 	Generated bool
+	Style     Style // plain for spaces, breaks and generated characters
 }
 
 // Box is a rectangle in top-left page coordinates, points, rounded to
@@ -55,11 +67,13 @@ func (b Box) Union(o Box) Box {
 var (
 	ErrEncrypted = errors.New("encrypted: a password is needed")
 	ErrBroken    = errors.New("not a readable PDF")
+	ErrTooSlow   = errors.New("reading took longer than the limit and was stopped")
 )
 
 // Parse reads data as a PDF. An encrypted document gives an error wrapping
-// ErrEncrypted, a file PDFium cannot open one wrapping ErrBroken. A page
-// that cannot be read is kept with Err set.
+// ErrEncrypted, a file PDFium cannot open one wrapping ErrBroken, one
+// that takes longer than docTimeout one wrapping ErrTooSlow. A page that
+// cannot be read is kept with Err set.
 func Parse(data []byte) (*Document, error) {
 	engMu.Lock()
 	defer engMu.Unlock()
@@ -67,8 +81,27 @@ func Parse(data []byte) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.parse(data)
+	inst := e.inst
+	watchdog := time.AfterFunc(docTimeout, func() { inst.Kill() })
+	doc, err := e.parse(data)
+	fired := !watchdog.Stop()
+	if fired {
+		doc, err = nil, fmt.Errorf("%w (%s)", ErrTooSlow, docTimeout)
+	}
+	if fired || e.renew() != nil {
+		// The next Parse starts a new engine; this one is released.
+		e.pool.Close()
+		eng = nil
+	}
+	return doc, err
 }
+
+// docTimeout bounds the reading of one document: past it the instance is
+// killed, so the next PDFium call fails and the document is reported with
+// ErrTooSlow; the engine is restarted for the next one. (A single call
+// that never returns is not interrupted: see runtimeConfig.) A var for
+// tests.
+var docTimeout = 2 * time.Minute
 
 func (e *engine) parse(data []byte) (*Document, error) {
 	opened, err := e.inst.FPDF_LoadMemDocument(&requests.FPDF_LoadMemDocument{Data: &data})
@@ -82,8 +115,15 @@ func (e *engine) parse(data []byte) (*Document, error) {
 		return nil, fmt.Errorf("%w: counting pages: %v", ErrBroken, err)
 	}
 	out := &Document{Pages: make([]Page, count.PageCount)}
+	e.docFacts(doc, out)
+	budget := limits.docChars
 	for i := range out.Pages {
-		out.Pages[i] = e.page(doc, i)
+		if i >= limits.pages {
+			out.Pages[i] = Page{Index: i, Chars: []Char{}, Err: fmt.Sprintf("not read: the document has more than %d pages", limits.pages)}
+			continue
+		}
+		out.Pages[i] = e.page(doc, i, &budget)
+		out.Tagged = out.Tagged || len(out.Pages[i].Tags) > 0
 	}
 	return out, nil
 }
@@ -96,8 +136,19 @@ func openError(err error) error {
 	return fmt.Errorf("%w: %v", ErrBroken, err)
 }
 
-// page reads page i; a failure is the page's Err.
-func (e *engine) page(doc references.FPDF_DOCUMENT, i int) Page {
+// limits keep a hostile or huge document from taking minutes: a dense
+// text page has some 10,000 characters, the corpus's 117-page book
+// 150,000 in all. What a limit cuts is said in the page's Err. A var for
+// tests.
+var limits = struct{ pages, pageChars, docChars int }{
+	pages:     5000,
+	pageChars: 200_000,
+	docChars:  5_000_000,
+}
+
+// page reads page i, at most *budget characters, which it spends; a
+// failure is the page's Err.
+func (e *engine) page(doc references.FPDF_DOCUMENT, i int, budget *int) Page {
 	p := Page{Index: i, Chars: []Char{}}
 	loaded, err := e.inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: i})
 	if err != nil {
@@ -115,9 +166,24 @@ func (e *engine) page(doc references.FPDF_DOCUMENT, i int) Page {
 		p.Err = err.Error()
 		return p
 	}
-	if p.Chars, err = e.chars(ref, m); err != nil {
+	limit := min(limits.pageChars, *budget)
+	var cut bool
+	p.Chars, cut, err = e.chars(ref, m, limit)
+	switch {
+	case err != nil:
 		p.Chars, p.Err = []Char{}, err.Error()
+	case cut && limit < limits.pageChars:
+		p.Err = fmt.Sprintf("text cut: the document's first %d characters were read", limits.docChars)
+	case cut:
+		p.Err = fmt.Sprintf("text cut after %d characters", limits.pageChars)
 	}
+	*budget -= len(p.Chars)
+	p.Rects = e.rects(ref, m)
+	p.Links = e.links(doc, ref, m)
+	p.Annots = e.annotations(ref, m)
+	var cutTags string
+	p.Tags, cutTags = e.tags(ref)
+	p.Err = joinErr(p.Err, cutTags)
 	return p
 }
 
@@ -136,4 +202,15 @@ func (e *engine) pageFacts(ref requests.Page, p *Page) error {
 	}
 	p.Width, p.Height, p.Rotation = round(w.Width), round(h.Height), int(rot.PageRotation)*90
 	return nil
+}
+
+// joinErr joins two page errors, either of which may be "".
+func joinErr(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }

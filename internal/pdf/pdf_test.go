@@ -4,7 +4,9 @@ import (
 	"errors"
 	"math"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
 )
@@ -166,5 +168,48 @@ func TestCloseRestarts(t *testing.T) {
 	}
 	if _, err := Parse(data); err != nil {
 		t.Fatalf("Parse after Close: %v", err)
+	}
+}
+
+// TestTooSlow: a document that takes longer than the limit is stopped
+// with ErrTooSlow, and the engine reads the next one.
+func TestTooSlow(t *testing.T) {
+	data, _, err := pdftest.Sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(d time.Duration) { docTimeout = d }(docTimeout)
+	docTimeout = time.Microsecond
+	if _, err := Parse(data); !errors.Is(err, ErrTooSlow) {
+		t.Fatalf("Parse with a 1µs limit = %v, want ErrTooSlow", err)
+	}
+	docTimeout = time.Minute
+	if doc, _ := sample(t); len(doc.Pages) != 3 || len(doc.Pages[0].Chars) == 0 {
+		t.Fatalf("after a stopped document: %d pages", len(doc.Pages))
+	}
+}
+
+// TestLimits: pages past the page limit are listed unread, a page's text
+// stops at the per-page limit and the document's at its budget, each said
+// in the page's Err.
+func TestLimits(t *testing.T) {
+	data, _, err := pdftest.Sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(l struct{ pages, pageChars, docChars int }) { limits = l }(limits)
+	limits.pages, limits.pageChars, limits.docChars = 2, 4, 6
+	doc, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := doc.Pages
+	if len(p) != 3 || len(p[0].Chars) != 4 || !strings.Contains(p[0].Err, "cut after 4") ||
+		len(p[1].Chars) != 2 || !strings.Contains(p[1].Err, "first 6 characters") ||
+		len(p[2].Chars) != 0 || !strings.Contains(p[2].Err, "more than 2 pages") {
+		for _, pg := range p {
+			t.Logf("page %d: %d chars, err %q", pg.Index, len(pg.Chars), pg.Err)
+		}
+		t.Fatal("limits not applied as expected")
 	}
 }

@@ -36,6 +36,9 @@ var Crop = [4]float64{50, 80, 350, 480}
 // the words on it with their expected boxes.
 func Sample() ([]byte, []Word, error) {
 	f := fpdf.New("P", "pt", "A4", "")
+	f.SetCreationDate(fixedDate)
+	f.SetModificationDate(fixedDate)
+	f.SetCatalogSort(true)
 	f.SetFont("Helvetica", "", fontSize)
 	var words []Word
 	draw := func(page int, x, y float64, text string, place func(x0, y0, x1, y1 float64) Word) {
@@ -76,6 +79,17 @@ func Sample() ([]byte, []Word, error) {
 	return out, words, err
 }
 
+// SampleDoc is Sample as a Doc: a plain page, a /Rotate 90 page and a
+// page with an offset CropBox, with the boxes of its words.
+func SampleDoc() (Doc, error) {
+	data, words, err := Sample()
+	order := make([]string, len(words))
+	for i, w := range words {
+		order[i] = w.Text
+	}
+	return Doc{Name: "rotated-cropped", PDF: data, Pages: 3, Words: words, Order: order}, err
+}
+
 // rotatePage2 turns page 2's /TrimBox entry into /Rotate 90 and page 3's
 // into nothing, padding with spaces so that the cross-reference offsets
 // stay right (fpdf cannot write /Rotate).
@@ -90,12 +104,24 @@ func rotatePage2(b []byte) ([]byte, error) {
 	pad := func(t string) string { return t + strings.Repeat(" ", len(box)-len(t)) }
 	s = strings.Replace(s, box, pad("/Rotate 90"), 1)
 	s = strings.Replace(s, box, pad(""), 1)
+	// fpdf writes a page's boxes in map order: keep page 3's blanked
+	// entry after its /CropBox, so that the bytes never vary (the swap
+	// keeps the object's length).
+	blank := pad("")
+	if i := strings.Index(s, "\n"+blank+"\n/CropBox "); i >= 0 {
+		start := i + len(blank) + 2
+		end := start + strings.Index(s[start:], "\n")
+		s = s[:i+1] + s[start:end] + "\n" + blank + s[end:]
+	}
 	return []byte(s), nil
 }
 
 // Encrypted is a one-page PDF that needs the user password "secret".
 func Encrypted() ([]byte, error) {
 	f := fpdf.New("P", "pt", "A4", "")
+	f.SetCreationDate(fixedDate)
+	f.SetModificationDate(fixedDate)
+	f.SetCatalogSort(true)
 	f.SetProtection(fpdf.CnProtectPrint, "secret", "owner")
 	f.SetFont("Helvetica", "", fontSize)
 	f.AddPage()

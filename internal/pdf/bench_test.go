@@ -1,0 +1,81 @@
+package pdf
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// corpusDir is the shared real-world corpus (../shared/bench/pdf-samples),
+// read from where it lies.
+func corpusDir() string {
+	dir := filepath.Join("..", "..", "..", "shared", "bench")
+	if d := os.Getenv("SIEVE_BENCH_DIR"); d != "" {
+		dir = d
+	}
+	return filepath.Join(dir, "pdf-samples", "pdfs")
+}
+
+// bookPath is the corpus's 117-page book.
+func bookPath() string {
+	return filepath.Join(corpusDir(), "009-pdflatex-geotopo", "GeoTopo-komprimiert.pdf")
+}
+
+// BenchmarkParseBook parses the corpus's 117-page book: the figure to
+// watch when adding per-character facts.
+func BenchmarkParseBook(b *testing.B) {
+	data, err := os.ReadFile(bookPath())
+	if err != nil {
+		b.Skipf("the corpus book is missing: %v", err)
+	}
+	if _, err := Parse(data); err != nil { // start the engine outside the timing
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	pages := 0
+	for range b.N {
+		doc, err := Parse(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages += len(doc.Pages)
+	}
+	b.ReportMetric(float64(pages)/b.Elapsed().Seconds(), "pages/s")
+	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkParseCorpus parses every file of the corpus but the book.
+func BenchmarkParseCorpus(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join(corpusDir(), "*", "*.pdf"))
+	var docs [][]byte
+	for _, f := range files {
+		if data, err := os.ReadFile(f); err == nil && f != bookPath() {
+			docs = append(docs, data)
+		}
+	}
+	if len(docs) == 0 {
+		b.Skip("the corpus is missing")
+	}
+	Parse(docs[0]) // start the engine outside the timing
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for range b.N {
+		for _, d := range docs {
+			Parse(d)
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+}
+
+// cpuTime is the process's user and system CPU time: steadier than the
+// wall clock on a shared machine.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,169 @@
+package pdf
+
+import (
+	"math"
+	"strings"
+	"unicode"
+
+	"github.com/klippa-app/go-pdfium/references"
+	"github.com/klippa-app/go-pdfium/requests"
+)
+
+// Style is how a character is drawn and which marked content holds it.
+// Characters of one word with different styles become separate spans.
+type Style struct {
+	Font   string // base font name without the subset prefix ("ABCDEF+")
+	Weight int    // 1–1000 when PDFium knows it; 0 when not
+	Italic bool
+	Color  uint32 // fill colour 0xrrggbb
+	Alpha  uint8  // fill alpha; 255 is opaque
+	Render int    // text render mode 0–7; 3 and 7 draw nothing visible
+	MCID   int    // marked-content id; -1 when none
+}
+
+// plain is the style of a character PDFium gives no facts for.
+var plain = Style{Alpha: 255, MCID: -1}
+
+// Font descriptor flag for italic fonts (PDF 32000-1 §9.8.2).
+const flagItalic = 1 << 6
+
+// styler reads characters' styles. The facts that cost several wasm calls
+// (font name and flags, fill colour, text object's render mode and
+// marked-content id) are read at the first character of each word and
+// again whenever the cheap per-character facts change (font size and
+// weight; for fonts whose weight PDFium does not know, the font name and
+// flags too) or a character does not continue the previous one on its
+// line; the other characters inherit the style. go-pdfium hands out a new
+// reference for the same text object on every call, so there is no object
+// identity to cache on: this is the cache. A change inside a word that
+// keeps those facts (a colour change mid-word) is attributed to the whole
+// word part.
+type styler struct {
+	e    *engine
+	tp   references.FPDF_TEXTPAGE
+	prev *Char // the previous drawn character of this word; nil at a word start
+	pkey styleKey
+}
+
+// styleKey is what is read for every character to notice a style change.
+type styleKey struct {
+	size   float64
+	weight int
+	font   fontInfo // only when weight is unknown
+}
+
+type fontInfo struct {
+	name  string
+	flags int
+}
+
+// style fills c.Style for character i; c.FontSize and c.Box are set.
+func (s *styler) style(i int, c *Char) {
+	k := styleKey{size: c.FontSize, weight: s.weight(i)}
+	var font *fontInfo
+	if k.weight == 0 {
+		if f, ok := s.font(i); ok {
+			font, k.font = &f, f
+		}
+	}
+	if p := s.prev; p != nil && s.pkey == k && continues(p.Box, c.Box, c.FontSize) {
+		c.Style = p.Style
+		return
+	}
+	s.pkey = k
+	c.Style = s.full(i, font)
+	c.Style.Weight = k.weight
+	if boldName(c.Style.Font) {
+		c.Style.Weight = max(k.weight, 700)
+	}
+}
+
+// boldName reports a font whose name says bold: PDFium estimates the
+// weight from the stem width (DejaVuSerif-Bold comes out 455) or does not
+// know it (the standard 14 fonts), so the name sets a floor of 700.
+func boldName(font string) bool {
+	f := strings.ToLower(font)
+	return strings.Contains(f, "bold") || strings.Contains(f, "black") || strings.Contains(f, "heavy")
+}
+
+// continues reports whether b follows a on the same line within a quarter
+// of the font size, in any direction (rotation does not matter here).
+func continues(a, b Box, size float64) bool {
+	tol := size / 4
+	dx := math.Max(0, math.Max(b.X0-a.X1, a.X0-b.X1))
+	dy := math.Max(0, math.Max(b.Y0-a.Y1, a.Y0-b.Y1))
+	return dx <= tol && dy <= tol
+}
+
+func (s *styler) weight(i int) int {
+	r, err := s.e.inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: s.tp, Index: i})
+	if err != nil || r.FontWeight <= 0 {
+		return 0
+	}
+	return min(r.FontWeight, 1000)
+}
+
+// font reads character i's font name and flags.
+func (s *styler) font(i int) (fontInfo, bool) {
+	f, err := s.e.inst.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: s.tp, Index: i})
+	if err != nil {
+		return fontInfo{}, false
+	}
+	return fontInfo{name: f.FontName, flags: f.Flags}, true
+}
+
+// full reads the expensive facts of character i (its font unless font is
+// given); what PDFium cannot answer keeps its plain value.
+func (s *styler) full(i int, font *fontInfo) Style {
+	st := plain
+	if font == nil {
+		if f, ok := s.font(i); ok {
+			font = &f
+		}
+	}
+	if font != nil {
+		st.Font = baseFont(font.name)
+		st.Italic = font.flags&flagItalic != 0 || italicName(st.Font)
+	}
+	if f, err := s.e.inst.FPDFText_GetFillColor(&requests.FPDFText_GetFillColor{TextPage: s.tp, Index: i}); err == nil {
+		st.Color = uint32(f.R&0xff)<<16 | uint32(f.G&0xff)<<8 | uint32(f.B&0xff)
+		st.Alpha = uint8(min(f.A, 255))
+	}
+	obj, err := s.e.inst.FPDFText_GetTextObject(&requests.FPDFText_GetTextObject{TextPage: s.tp, Index: i})
+	if err != nil {
+		return st
+	}
+	if r, err := s.e.inst.FPDFTextObj_GetTextRenderMode(&requests.FPDFTextObj_GetTextRenderMode{PageObject: obj.TextObject}); err == nil && r.TextRenderMode >= 0 && r.TextRenderMode <= 7 {
+		st.Render = int(r.TextRenderMode)
+	}
+	if m, err := s.e.inst.FPDFPageObj_GetMarkedContentID(&requests.FPDFPageObj_GetMarkedContentID{PageObject: obj.TextObject}); err == nil && m.MarkedContentID >= 0 {
+		st.MCID = m.MarkedContentID
+	}
+	return st
+}
+
+// baseFont drops a subset prefix: six capital letters and a plus sign.
+func baseFont(name string) string {
+	if len(name) > 7 && name[6] == '+' && strings.Trim(name[:6], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
+		return name[7:]
+	}
+	return name
+}
+
+// italicName catches italic fonts whose descriptor does not say so
+// (the standard 14 fonts have none): a name with Italic or Oblique.
+func italicName(font string) bool {
+	f := strings.ToLower(font)
+	return strings.Contains(f, "italic") || strings.Contains(f, "oblique")
+}
+
+// next styles character i, read into c, unless it is a space, a break or
+// a generated character: those end the word.
+func (s *styler) next(i int, c *Char) {
+	if c.Generated || unicode.IsSpace(c.Rune) || unicode.IsControl(c.Rune) && c.Rune != 0x02 {
+		s.prev = nil
+		return
+	}
+	s.style(i, c)
+	s.prev = c
+}

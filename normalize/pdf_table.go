@@ -1,0 +1,360 @@
+package normalize
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/sieve-dev/sieve/capture"
+)
+
+// Ruling-line thresholds (points).
+const (
+	pdfRuleThin  = 2.5 // a path this thin (or thinner) is a rule
+	pdfRuleLong  = 8.0 // … when it is at least this long
+	pdfRuleSnap  = 2.0 // rule positions this close are one grid line
+	pdfRuleCover = 0.5 // a cell border exists when rules cover this share of it
+	// pdfMaxRules bounds the rules each way a page is searched for tables
+	// (grouping compares every pair): a page with more is a drawing.
+	pdfMaxRules = 1500
+)
+
+// pdfTable is a ruled table: its grid lines and cells with their words.
+type pdfTable struct {
+	box   capture.PDFBox
+	rows  [][]*pdfCell // cells by row, left to right; spanned slots hold no cell
+	words []*pdfWord   // all words the grid claimed
+}
+
+// pdfCell is one cell of a ruled table.
+type pdfCell struct {
+	box              capture.PDFBox
+	rowspan, colspan int
+	words            []*pdfWord
+	header           bool
+}
+
+// rule is a horizontal (y fixed, from lo to hi along x) or vertical (x
+// fixed, lo to hi along y) ruling line.
+type rule struct {
+	at, lo, hi float64
+}
+
+// rulesOf reduces a page's paths to ruling lines: thin paths are one
+// rule, stroked boxes give their four edges. Filled boxes that are not
+// thin are backgrounds, not rules.
+func rulesOf(rects []capture.PDFRect) (hs, vs []rule) {
+	for _, r := range rects {
+		b := r.Box
+		switch {
+		case b.H <= pdfRuleThin && b.W >= pdfRuleLong:
+			hs = append(hs, rule{b.Y + b.H/2, b.X, b.X + b.W})
+		case b.W <= pdfRuleThin && b.H >= pdfRuleLong:
+			vs = append(vs, rule{b.X + b.W/2, b.Y, b.Y + b.H})
+		case r.Stroke != "" && b.W >= pdfRuleLong && b.H >= pdfRuleLong:
+			hs = append(hs, rule{b.Y, b.X, b.X + b.W}, rule{b.Y + b.H, b.X, b.X + b.W})
+			vs = append(vs, rule{b.X, b.Y, b.Y + b.H}, rule{b.X + b.W, b.Y, b.Y + b.H})
+		}
+	}
+	return hs, vs
+}
+
+// ruledTables finds the tables ruling lines draw on a page and claims the
+// words whose centre lies in them. A table is a connected set of
+// horizontal and vertical rules with at least three grid lines each way
+// (two rows, two columns) and text in at least two cells.
+func ruledTables(rects []capture.PDFRect, words []pdfWord) []*pdfTable {
+	hs, vs := rulesOf(rects)
+	if len(hs) < 3 || len(vs) < 3 || len(hs) > pdfMaxRules || len(vs) > pdfMaxRules {
+		return nil
+	}
+	var out []*pdfTable
+	for _, c := range ruleGroups(hs, vs) {
+		if t := gridTable(c.hs, c.vs, words); t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+type ruleGroup struct{ hs, vs []rule }
+
+// ruleGroups splits rules into connected groups (a horizontal and a
+// vertical rule touch when they cross within pdfRuleSnap).
+func ruleGroups(hs, vs []rule) []ruleGroup {
+	n := len(hs) + len(vs)
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for i, h := range hs {
+		for j, v := range vs {
+			if v.at >= h.lo-pdfRuleSnap && v.at <= h.hi+pdfRuleSnap && h.at >= v.lo-pdfRuleSnap && h.at <= v.hi+pdfRuleSnap {
+				a, b := find(i), find(len(hs)+j)
+				if a != b {
+					parent[max(a, b)] = min(a, b)
+				}
+			}
+		}
+	}
+	groups := map[int]*ruleGroup{}
+	var order []int
+	for i := range n {
+		r := find(i)
+		g := groups[r]
+		if g == nil {
+			g = &ruleGroup{}
+			groups[r] = g
+			order = append(order, r)
+		}
+		if i < len(hs) {
+			g.hs = append(g.hs, hs[i])
+		} else {
+			g.vs = append(g.vs, vs[i-len(hs)])
+		}
+	}
+	out := make([]ruleGroup, 0, len(order))
+	for _, r := range order {
+		out = append(out, *groups[r])
+	}
+	return out
+}
+
+// snapLines clusters rule positions into grid lines.
+func snapLines(rs []rule) []float64 {
+	at := make([]float64, len(rs))
+	for i, r := range rs {
+		at[i] = r.at
+	}
+	slices.Sort(at)
+	var out []float64
+	for _, v := range at {
+		if len(out) == 0 || v-out[len(out)-1] > pdfRuleSnap {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// byLine lists, for each grid line, the rules lying on it (within
+// pdfRuleSnap).
+func byLine(rs []rule, lines []float64) [][]rule {
+	out := make([][]rule, len(lines))
+	for _, r := range rs {
+		k, _ := slices.BinarySearch(lines, r.at-pdfRuleSnap)
+		for ; k < len(lines) && lines[k] <= r.at+pdfRuleSnap; k++ {
+			out[k] = append(out[k], r)
+		}
+	}
+	return out
+}
+
+// covered reports whether the rules of one grid line cover pdfRuleCover
+// of [lo, hi].
+func covered(rs []rule, lo, hi float64) bool {
+	var parts []span
+	for _, r := range rs {
+		if a, b := max(r.lo, lo), min(r.hi, hi); a < b {
+			parts = append(parts, span{a, b})
+		}
+	}
+	slices.SortFunc(parts, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+	total, end := 0.0, lo
+	for _, p := range parts {
+		if p.hi > end {
+			total += p.hi - max(p.lo, end)
+			end = p.hi
+		}
+	}
+	return total >= pdfRuleCover*(hi-lo)
+}
+
+// gridTable builds a table from one group of rules, or nil when the group
+// is no table: fewer than two rows or columns, a word across an inner
+// rule, text in fewer than half the cells, or fewer than two rows with
+// text in two cells. Cells merge across a missing border (colspan, then rowspan).
+func gridTable(hs, vs []rule, words []pdfWord) *pdfTable {
+	ys, xs := snapLines(hs), snapLines(vs)
+	if len(ys) < 3 || len(xs) < 3 {
+		return nil
+	}
+	nr, nc := len(ys)-1, len(xs)-1
+	hAt, vAt := byLine(hs, ys), byLine(vs, xs)
+	taken := make([][]bool, nr)
+	for r := range taken {
+		taken[r] = make([]bool, nc)
+	}
+	t := &pdfTable{box: capture.PDFBox{X: xs[0], Y: ys[0], W: xs[nc] - xs[0], H: ys[nr] - ys[0]}}
+	slots := make([][]*pdfCell, nr)
+	for r := range slots {
+		slots[r] = make([]*pdfCell, nc)
+	}
+	for r := range nr {
+		for c := range nc {
+			if taken[r][c] {
+				continue
+			}
+			cs := 1
+			for c+cs < nc && !taken[r][c+cs] && !covered(vAt[c+cs], ys[r], ys[r+1]) {
+				cs++
+			}
+			rsp := 1
+			for r+rsp < nr && !covered(hAt[r+rsp], xs[c], xs[c+cs]) && free(taken, r+rsp, c, cs) {
+				rsp++
+			}
+			cell := &pdfCell{rowspan: rsp, colspan: cs,
+				box: capture.PDFBox{X: xs[c], Y: ys[r], W: xs[c+cs] - xs[c], H: ys[r+rsp] - ys[r]}}
+			for dr := range rsp {
+				for dc := range cs {
+					taken[r+dr][c+dc] = true
+				}
+			}
+			slots[r][c] = cell
+		}
+	}
+	for r := range slots {
+		var row []*pdfCell
+		for _, cell := range slots[r] {
+			if cell != nil {
+				row = append(row, cell)
+			}
+		}
+		t.rows = append(t.rows, row)
+	}
+	for i := range words {
+		w := &words[i]
+		cx, cy := w.box.X+w.box.W/2, w.box.Y+w.box.H/2
+		if !inside(t.box, cx, cy) {
+			continue
+		}
+		for _, row := range t.rows {
+			for _, cell := range row {
+				if inside(cell.box, cx, cy) {
+					cell.words = append(cell.words, w)
+					t.words = append(t.words, w)
+				}
+			}
+		}
+	}
+	if crossed(t.words, xs, ys, hAt, vAt) {
+		return nil // text runs across the rules: a plot's grid behind text
+	}
+	cells, filled := 0, 0
+	for _, row := range t.rows {
+		cells += len(row)
+		for _, c := range row {
+			if len(c.words) > 0 {
+				filled++
+			}
+		}
+	}
+	if 2*filled < cells || fullRows(t) < 2 {
+		return nil // a drawing's grid: axes, ticks, a lattice of lines, a few labels
+	}
+	markHeader(t)
+	return t
+}
+
+// crossed reports whether a word crosses an inner rule of the grid by
+// more than pdfRuleSnap on both sides: in a table no word crosses a
+// cell border.
+func crossed(words []*pdfWord, xs, ys []float64, hAt, vAt [][]rule) bool {
+	for _, w := range words {
+		for c := 1; c < len(xs)-1; c++ {
+			if w.box.X < xs[c]-pdfRuleSnap && w.box.X+w.box.W > xs[c]+pdfRuleSnap && covered(vAt[c], w.box.Y, w.box.Y+w.box.H) {
+				return true
+			}
+		}
+		for r := 1; r < len(ys)-1; r++ {
+			if w.box.Y < ys[r]-pdfRuleSnap && w.box.Y+w.box.H > ys[r]+pdfRuleSnap && covered(hAt[r], w.box.X, w.box.X+w.box.W) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fullRows counts the rows with text in two cells or more.
+func fullRows(t *pdfTable) int {
+	n := 0
+	for _, row := range t.rows {
+		k := 0
+		for _, c := range row {
+			if len(c.words) > 0 {
+				k++
+			}
+		}
+		if k >= 2 {
+			n++
+		}
+	}
+	return n
+}
+
+func free(taken [][]bool, r, c, n int) bool {
+	for d := range n {
+		if taken[r][c+d] {
+			return false
+		}
+	}
+	return true
+}
+
+func inside(b capture.PDFBox, x, y float64) bool {
+	return x >= b.X && x < b.X+b.W && y >= b.Y && y < b.Y+b.H
+}
+
+// markHeader makes the first row header cells when all its visible text
+// is bold and the rows below are not all bold.
+func markHeader(t *pdfTable) {
+	if len(t.rows) < 2 || !rowBold(t.rows[0]) {
+		return
+	}
+	for _, row := range t.rows[1:] {
+		if !rowBold(row) {
+			for _, c := range t.rows[0] {
+				c.header = true
+			}
+			return
+		}
+	}
+}
+
+func rowBold(row []*pdfCell) bool {
+	seen := false
+	for _, c := range row {
+		for _, w := range c.words {
+			if w.visible() {
+				if !w.bold {
+					return false
+				}
+				seen = true
+			}
+		}
+	}
+	return seen
+}
+
+// cellLines is a cell's words as lines.
+func cellLines(words []*pdfWord) []*pdfLine {
+	atoms := make([]pdfAtom, len(words))
+	for i, w := range words {
+		atoms[i] = pdfAtom{box: w.box, size: w.size, word: w}
+	}
+	var out []*pdfLine
+	for _, row := range rowGroups(atoms) {
+		ws := make([]*pdfWord, len(row))
+		for i := range row {
+			ws[i] = row[i].word
+		}
+		out = append(out, newLine(ws))
+	}
+	return out
+}

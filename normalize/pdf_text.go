@@ -1,0 +1,327 @@
+package normalize
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/sieve-dev/sieve/capture"
+)
+
+// Text-line thresholds (in font sizes of the line).
+const (
+	pdfSizeStep  = 0.5  // font sizes are compared rounded to this
+	pdfWordSpace = 0.2  // a gap wider than this between two spans is a space
+	pdfParaGap   = 0.8  // white space between baselines beyond one size starts a paragraph
+	pdfParaRise  = 1.4  // … and so does a baseline step this many times the region's usual one
+	pdfIndentMin = 0.8  // a first-line indent is at least this many sizes
+	pdfIndentMax = 4.0  // … and at most this many
+	pdfBoldShare = 0.75 // a line is bold when this share of its characters is
+)
+
+// pdfLine is a text line of one region: its words left to right (hidden
+// words included) and the style facts of its visible words.
+type pdfLine struct {
+	words []*pdfWord
+	box   capture.PDFBox // of the visible words
+	size  float64        // the font size of most characters, rounded to pdfSizeStep
+	bold  bool
+	base  float64 // the baseline: the median bottom of its words
+}
+
+func (l *pdfLine) left() float64  { return l.box.X }
+func (l *pdfLine) right() float64 { return l.box.X + l.box.W }
+
+// newLine makes a line of words (sorted left to right by the caller).
+func newLine(words []*pdfWord) *pdfLine {
+	l := &pdfLine{words: words}
+	l.restyle()
+	return l
+}
+
+// restyle recomputes the line's box and style from its visible words, or
+// from all its words when none shows.
+func (l *pdfLine) restyle() {
+	chars := map[float64]int{}
+	bold, total := 0, 0
+	var bottoms []float64
+	have := false
+	shows := slices.ContainsFunc(l.words, (*pdfWord).visible)
+	for _, w := range l.words {
+		if shows && !w.visible() {
+			continue
+		}
+		n := utf8.RuneCountInString(w.text)
+		chars[roundSize(w.size)] += n
+		total += n
+		if w.bold {
+			bold += n
+		}
+		bottoms = append(bottoms, w.box.Y+w.box.H)
+		if !have {
+			l.box, have = w.box, true
+		} else {
+			l.box = union(l.box, w.box)
+		}
+	}
+	l.size = modeSize(chars)
+	l.bold = total > 0 && float64(bold) >= pdfBoldShare*float64(total)
+	if len(bottoms) > 0 {
+		slices.Sort(bottoms)
+		l.base = bottoms[len(bottoms)/2]
+	}
+}
+
+func roundSize(v float64) float64 { return math.Round(v/pdfSizeStep) * pdfSizeStep }
+
+// modeSize is the size with the most characters; ties go to the smaller.
+func modeSize(chars map[float64]int) float64 {
+	best, n := 0.0, -1
+	for size, c := range chars {
+		if c > n || c == n && size < best {
+			best, n = size, c
+		}
+	}
+	return max(best, 0)
+}
+
+// regionLines turns a region's atoms into lines and tables in reading
+// order: rows top to bottom, words left to right.
+func regionLines(atoms []pdfAtom) []pdfItem {
+	rows := rowGroups(atoms)
+	out := make([]pdfItem, 0, len(rows))
+	for _, r := range rows {
+		if r[0].table != nil {
+			out = append(out, pdfItem{table: r[0].table})
+			continue
+		}
+		words := make([]*pdfWord, len(r))
+		for i := range r {
+			words[i] = r[i].word
+		}
+		out = append(out, pdfItem{line: newLine(words)})
+	}
+	return out
+}
+
+// pdfItem is a line or a table in a region's reading order.
+type pdfItem struct {
+	line  *pdfLine
+	table *pdfTable
+}
+
+// paragraphs groups a run of lines of one region into paragraphs: a new
+// one starts at a change of size or weight, at a baseline step beyond
+// one size plus pdfParaGap sizes or beyond pdfParaRise times the usual
+// step of the run, where the text goes back up, and at a first-line
+// indent (a line starting pdfIndentMin–pdfIndentMax sizes right of the
+// run's left edge after a line that starts at it).
+func paragraphs(lines []*pdfLine) [][]*pdfLine {
+	if len(lines) == 0 {
+		return nil
+	}
+	usual := usualStep(lines)
+	edge := leftEdge(lines)
+	var out [][]*pdfLine
+	for i, l := range lines {
+		if i == 0 || breaksParagraph(lines[i-1], l, usual, edge) {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], l)
+	}
+	return out
+}
+
+func breaksParagraph(prev, l *pdfLine, usual, edge float64) bool {
+	if l.size != prev.size || l.bold != prev.bold {
+		return true
+	}
+	h := max(prev.size, 1)
+	step := l.base - prev.base
+	switch {
+	case step < -h/2, step-h > pdfParaGap*h:
+		return true
+	case usual > 0 && step > pdfParaRise*usual:
+		return true
+	}
+	indent := l.left() - edge
+	return indent >= pdfIndentMin*h && indent <= pdfIndentMax*h && prev.left()-edge < pdfIndentMin*h/2
+}
+
+// usualStep is the median baseline step between consecutive lines of the
+// same size, 0 with fewer than three such steps.
+func usualStep(lines []*pdfLine) float64 {
+	var steps []float64
+	for i := 1; i < len(lines); i++ {
+		if s := lines[i].base - lines[i-1].base; lines[i].size == lines[i-1].size && s > 0 {
+			steps = append(steps, s)
+		}
+	}
+	if len(steps) < 3 {
+		return 0
+	}
+	slices.Sort(steps)
+	return steps[len(steps)/2]
+}
+
+// leftEdge is the left edge most lines of a run start at (1 pt buckets;
+// ties go to the leftmost).
+func leftEdge(lines []*pdfLine) float64 {
+	count := map[float64]int{}
+	for _, l := range lines {
+		count[math.Round(l.left())]++
+	}
+	best, n := math.Inf(1), 0
+	for x, c := range count {
+		if c > n || c == n && x < best {
+			best, n = x, c
+		}
+	}
+	return best
+}
+
+// pdfRun is a stretch of a block's text that is all visible or all hidden
+// for one reason: one text node.
+type pdfRun struct {
+	text         string
+	hidden, rule string
+	box          capture.PDFBox
+}
+
+// textRuns joins lines into runs: words on a line are spaced where the
+// gap between them is wider than pdfWordSpace sizes, lines are joined by
+// a space, and a line ending in "-" before one starting lower-case is
+// joined without the hyphen. The space between a visible and a hidden run
+// goes with the visible one, so the visible text reads right without the
+// hidden.
+func textRuns(lines []*pdfLine) []pdfRun {
+	var runs []pdfRun
+	var b strings.Builder
+	var cur pdfRun
+	started := false
+	var prev *pdfWord
+	sep := ""
+	closeRun := func() {
+		if started {
+			cur.text = b.String()
+			runs = append(runs, cur)
+		}
+		b.Reset()
+		started = false
+	}
+	for li, l := range lines {
+		for wi, w := range l.words {
+			switch {
+			case prev == nil:
+				sep = ""
+			case wi == 0 && li > 0:
+				sep = " "
+				if hyphenJoin(prev, w) {
+					trimHyphen(&b, &runs, started)
+					sep = ""
+				}
+			case closing(w.text) && w.box.X-(prev.box.X+prev.box.W) < 2*pdfWordSpace*wordSize(w, prev):
+				sep = ""
+			case w.box.X-(prev.box.X+prev.box.W) > pdfWordSpace*wordSize(w, prev):
+				sep = " "
+			default:
+				sep = ""
+			}
+			if started && w.hidden != cur.hidden {
+				if cur.hidden == "" {
+					b.WriteString(sep)
+					sep = ""
+				}
+				closeRun()
+			}
+			if !started {
+				cur = pdfRun{hidden: w.hidden, rule: w.rule, box: w.box}
+				started = true
+				if w.hidden == "" && len(runs) > 0 {
+					b.WriteString(sep)
+				}
+			} else {
+				b.WriteString(sep)
+				cur.box = union(cur.box, w.box)
+			}
+			b.WriteString(w.text)
+			prev = w
+		}
+	}
+	closeRun()
+	return runs
+}
+
+// closing reports whether a word starts with punctuation that follows the
+// word before it without a space (tabular figures leave gaps before it).
+func closing(s string) bool {
+	return s != "" && strings.ContainsRune(",.;:!?)]}%", rune(s[0]))
+}
+
+// wordSize is the smaller font size of two neighbouring words (their box
+// height when a size is missing).
+func wordSize(a, b *pdfWord) float64 {
+	s := min(a.size, b.size)
+	if s <= 0 {
+		s = min(a.box.H, b.box.H)
+	}
+	return s
+}
+
+// hyphenJoin reports whether a line ending in prev joins the next line's
+// first word w without a space: prev ends in a hyphen after a letter, w
+// starts lower-case, and both show.
+func hyphenJoin(prev, w *pdfWord) bool {
+	if !prev.visible() || !w.visible() || !strings.HasSuffix(prev.text, "-") || len(prev.text) < 2 {
+		return false
+	}
+	before, _ := utf8.DecodeLastRuneInString(prev.text[:len(prev.text)-1])
+	first, _ := utf8.DecodeRuneInString(w.text)
+	return unicode.IsLetter(before) && unicode.IsLower(first)
+}
+
+// trimHyphen drops the trailing hyphen of the open run (or of the last
+// closed one).
+func trimHyphen(b *strings.Builder, runs *[]pdfRun, open bool) {
+	if open {
+		s := b.String()
+		b.Reset()
+		b.WriteString(strings.TrimSuffix(s, "-"))
+		return
+	}
+	if n := len(*runs); n > 0 {
+		(*runs)[n-1].text = strings.TrimSuffix((*runs)[n-1].text, "-")
+	}
+}
+
+// lineText is a line's visible text.
+func lineText(l *pdfLine) string {
+	var s strings.Builder
+	for _, r := range textRuns([]*pdfLine{l}) {
+		if r.hidden == "" {
+			s.WriteString(r.text)
+		}
+	}
+	return strings.TrimSpace(s.String())
+}
+
+// linesBox is the box of the lines' visible words.
+func linesBox(lines []*pdfLine) capture.PDFBox {
+	var out capture.PDFBox
+	for i, l := range lines {
+		if i == 0 {
+			out = l.box
+		} else {
+			out = union(out, l.box)
+		}
+	}
+	return out
+}
+
+// sortWords sorts words left to right.
+func sortWords(words []*pdfWord) {
+	slices.SortStableFunc(words, func(a, b *pdfWord) int { return cmp.Compare(a.box.X, b.box.X) })
+}

@@ -1,0 +1,161 @@
+package normalize
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/internal/textnorm"
+)
+
+// Thresholds of the hidden-text verdicts.
+const (
+	pdfTinySize     = 1.0 // a font size under this many points is unreadable
+	pdfAlphaHidden  = 12  // fill alpha at or under this (of 255, under 5 %) does not show
+	pdfColorNear    = 24  // RGB distance (0–441) at or under which text and paint look the same
+	pdfPaintLines   = 4   // a filled path at most this many font sizes tall can be a text background
+	pdfPageShare    = 0.5 // … and so can one covering this share of the page's width and height
+	pdfBoldWeight   = 600 // a span this heavy or heavier is bold
+	pdfPageWhite    = "#ffffff"
+	pdfDefaultColor = "#000000" // capture leaves black out
+)
+
+// pdfWord is one capture span as the layout sees it.
+type pdfWord struct {
+	text   string
+	box    capture.PDFBox
+	size   float64
+	bold   bool
+	mcid   int    // marked-content id, -1 when none
+	hidden string // a Hidden* reason code, "" when the word shows
+	rule   string // the evidence for hidden
+}
+
+func (w *pdfWord) visible() bool { return w.hidden == "" }
+
+// pageWords flattens a page's spans into words with their hidden verdicts.
+// Spans without text are dropped.
+func pageWords(p *capture.PDFPage) []pdfWord {
+	n := 0
+	for _, l := range p.Lines {
+		n += len(l.Spans)
+	}
+	out := make([]pdfWord, 0, n)
+	for _, l := range p.Lines {
+		for _, s := range l.Spans {
+			text := strings.TrimSpace(textnorm.Text(s.Text))
+			if text == "" {
+				continue
+			}
+			w := pdfWord{text: text, box: s.Box, size: s.Size, bold: s.Weight >= pdfBoldWeight, mcid: -1}
+			if s.MCID != nil {
+				w.mcid = *s.MCID
+			}
+			w.hidden, w.rule = spanHidden(&s, p)
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// spanHidden is the verdict on one span: the first of invisible render
+// mode, transparent fill, off the page, tiny, and the same colour as the
+// paint under it that applies.
+func spanHidden(s *capture.PDFSpan, p *capture.PDFPage) (reason, rule string) {
+	switch {
+	case s.Render == 3 || s.Render == 7:
+		return HiddenPDFInvisible, "text render mode " + strconv.Itoa(s.Render)
+	case s.Alpha != nil && *s.Alpha <= pdfAlphaHidden:
+		return HiddenPDFTransparent, fmt.Sprintf("fill alpha %d/255", *s.Alpha)
+	case offPage(s.Box, p):
+		return HiddenPDFOffPage, fmt.Sprintf("box %s outside the page 0 0 %s %s", boxText(s.Box), num(p.Width), num(p.Height))
+	case s.Size < pdfTinySize:
+		return HiddenPDFTiny, "font size " + num(s.Size) + " pt"
+	case s.Render == 1 || s.Render == 5:
+		return "", "" // stroked outlines: the fill colour is not what shows
+	}
+	fill := s.Color
+	if fill == "" {
+		fill = pdfDefaultColor
+	}
+	under, where := paintUnder(s.Box, s.Size, capture.PDFBox{W: p.Width, H: p.Height}, p.Rects)
+	if colorDistance(fill, under) <= pdfColorNear {
+		return HiddenSameColor, "fill " + fill + " on " + where + " " + under
+	}
+	return "", ""
+}
+
+// offPage reports whether a box's centre lies outside the page.
+func offPage(b capture.PDFBox, p *capture.PDFPage) bool {
+	cx, cy := b.X+b.W/2, b.Y+b.H/2
+	return cx < 0 || cy < 0 || cx > p.Width || cy > p.Height
+}
+
+// paintUnder is the colour under a box: the fill of the last (topmost)
+// filled path whose box holds the whole box and is at most pdfPaintLines
+// sizes tall or covers pdfPageShare of the page both ways (a page
+// background: Chromium paints one, slides a dark one), else the white
+// page. Paths are taken to lie under text
+// (backgrounds are painted first). Capture gives a path's bounding box,
+// not its shape: a tall box is as often a filled curve of a drawing, with
+// its labels inside the box but not on the paint, as a background; cell
+// shading, highlight and redaction bars are a few lines tall.
+func paintUnder(b capture.PDFBox, size float64, page capture.PDFBox, rects []capture.PDFRect) (color, where string) {
+	for i := len(rects) - 1; i >= 0; i-- {
+		r := &rects[i].Box
+		fits := r.H <= pdfPaintLines*max(size, b.H) || r.W >= pdfPageShare*page.W && r.H >= pdfPageShare*page.H
+		if rects[i].Fill != "" && fits && b.X >= r.X && b.Y >= r.Y && b.X+b.W <= r.X+r.W && b.Y+b.H <= r.Y+r.H {
+			return rects[i].Fill, "filled path " + boxText(*r)
+		}
+	}
+	return pdfPageWhite, "page background"
+}
+
+// colorDistance is the Euclidean distance of two #rrggbb colours; an
+// unreadable colour is far from everything.
+func colorDistance(a, b string) float64 {
+	ra, ga, ba, ok1 := parseHex(a)
+	rb, gb, bb, ok2 := parseHex(b)
+	if !ok1 || !ok2 {
+		return math.Inf(1)
+	}
+	dr, dg, db := float64(ra-rb), float64(ga-gb), float64(ba-bb)
+	return math.Sqrt(dr*dr + dg*dg + db*db)
+}
+
+func parseHex(s string) (r, g, b int, ok bool) {
+	if len(s) != 7 || s[0] != '#' {
+		return 0, 0, 0, false
+	}
+	v, err := strconv.ParseUint(s[1:], 16, 32)
+	if err != nil {
+		return 0, 0, 0, false
+	}
+	return int(v >> 16 & 0xff), int(v >> 8 & 0xff), int(v & 0xff), true
+}
+
+func boxText(b capture.PDFBox) string {
+	return num(b.X) + " " + num(b.Y) + " " + num(b.W) + " " + num(b.H)
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// union is the box covering a and b; an empty a is no box yet.
+func union(a, b capture.PDFBox) capture.PDFBox {
+	if a.W == 0 && a.H == 0 && a.X == 0 && a.Y == 0 {
+		return b
+	}
+	x0, y0 := min(a.X, b.X), min(a.Y, b.Y)
+	x1, y1 := max(a.X+a.W, b.X+b.W), max(a.Y+a.H, b.Y+b.H)
+	return capture.PDFBox{X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
+}
+
+// pageBox turns a page-local box into a node box (points, rounded
+// outwards to integers).
+func pageBox(b capture.PDFBox) *Box {
+	x0, y0 := math.Floor(b.X), math.Floor(b.Y)
+	x1, y1 := math.Ceil(b.X+b.W), math.Ceil(b.Y+b.H)
+	return &Box{X: int(x0), Y: int(y0), W: int(x1 - x0), H: int(y1 - y0)}
+}
