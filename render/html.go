@@ -36,8 +36,8 @@ func HTML(rec *graph.Record) []byte {
 	}
 	h.line("<main>")
 	h.line("<h1>" + esc(titleOr(rec.Title)) + "</h1>")
-	if rec.Summary != "" {
-		h.line(`<p class="summary">` + escText(rec.Summary) + "</p>")
+	if v.summary != "" {
+		h.line(`<p class="summary">` + escText(v.summary) + "</p>")
 	}
 	h.content(v)
 	h.line("</main>")

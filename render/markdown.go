@@ -26,8 +26,8 @@ func Markdown(rec *graph.Record) []byte {
 		m.banner(rec.Outcome, rec.PDF != nil)
 	}
 	m.para("# " + headingText(titleOr(rec.Title)))
-	if rec.Summary != "" {
-		m.para(escapeLines(rec.Summary))
+	if v.summary != "" {
+		m.para(escapeLines(v.summary))
 	}
 	m.content(v)
 	m.para("---\n\n<!-- end of page content -->")

@@ -52,6 +52,7 @@ type view struct {
 	moreLinks int
 	nav       []navGroup
 	moreNav   int
+	summary   string // the summary shown under the title, if any
 }
 
 type navGroup struct {
@@ -80,7 +81,23 @@ func newView(rec *graph.Record) *view {
 	}
 	v.links, v.moreLinks = contentLinks(rec.Links)
 	v.nav, v.moreNav = navigation(rec)
+	v.summary = shownSummary(rec.Summary, v.blocks)
 	return v
+}
+
+// shownSummary is the summary the renderings show under the title: none
+// when it is the opening of a content paragraph, which follows anyway, so
+// that an agent is not handed the same sentences twice.
+func shownSummary(summary string, blocks []graph.Block) string {
+	if summary == "" {
+		return ""
+	}
+	for _, b := range blocks {
+		if b.Type == graph.TypeParagraph && strings.HasPrefix(strings.Join(strings.Fields(b.Text), " "), summary) {
+			return ""
+		}
+	}
+	return summary
 }
 
 // contentLinks are the content links, deduplicated by href, at most maxLinks.
