@@ -14,7 +14,7 @@ type PDF struct {
 
 // PDFDoc is the document-level facts of a PDF.
 type PDFDoc struct {
-	Tagged bool `json:"tagged"` // the document has a structure tree (/MarkInfo and a StructTreeRoot)
+	Tagged bool `json:"tagged"` // some page has a structure tree (pages[].tags)
 	// Metadata holds the Info dictionary's non-empty entries among Title,
 	// Author, Subject, Keywords, Creator, Producer, CreationDate, ModDate.
 	Metadata    map[string]string `json:"metadata,omitempty"`
@@ -58,7 +58,7 @@ type PDFSpan struct {
 	Size   float64 `json:"size"` // font size in points (the largest of its characters)
 	Box    PDFBox  `json:"box"`
 	Font   string  `json:"font,omitempty"`   // font name, subset prefix removed
-	Weight int     `json:"weight,omitempty"` // font weight when known: 400 regular, 700 bold
+	Weight int     `json:"weight,omitempty"` // font weight when known: PDFium's estimate from the descriptor (compare within a document), at least 700 when the name says bold
 	Italic bool    `json:"italic,omitempty"`
 	Color  string  `json:"color,omitempty"`  // fill colour #rrggbb when not black
 	Alpha  *int    `json:"alpha,omitempty"`  // fill alpha 0–254 when not opaque (255)
@@ -78,7 +78,8 @@ type PDFTag struct {
 	Kids       []PDFTag          `json:"kids,omitempty"`
 }
 
-// PDFRect is a path object's bounding box with its paint.
+// PDFRect is a path object's bounding box with its paint (a stroked
+// path's box is padded by its line width). A page keeps its first 5,000.
 type PDFRect struct {
 	Box    PDFBox `json:"box"`
 	Fill   string `json:"fill,omitempty"`   // fill colour #rrggbb when filled
@@ -88,7 +89,7 @@ type PDFRect struct {
 // PDFLink is a link annotation.
 type PDFLink struct {
 	Box    PDFBox `json:"box"`
-	Action string `json:"action"`         // uri | goto | remote_goto | launch | javascript | unsupported
+	Action string `json:"action"`         // uri | goto | remote_goto | launch | javascript | unsupported (PDFium reports JavaScript actions as unsupported)
 	URI    string `json:"uri,omitempty"`  // the target of a uri action; the file of launch/remote_goto
 	Page   *int   `json:"page,omitempty"` // 0-based target page of a goto
 }

@@ -120,7 +120,7 @@ func (b *builder) trimEdges() {
 		if d.Type == TypeHeading || d.Type == TypeListItem || b.t.nodes[d.node].Tag == "summary" {
 			continue // a section's heading, a list the article ends with, a panel's label
 		}
-		if edgeLine(d) && i < first {
+		if edgeLine(d) {
 			where := "before the first"
 			if i > last {
 				where = "after the last"
@@ -131,27 +131,41 @@ func (b *builder) trimEdges() {
 	// A heading after the article's last paragraph that heads nothing
 	// left in the content ("You may also like…" over a teaser list that
 	// is chrome) goes with what it headed.
-	for i := len(b.blocks) - 1; i > last; i-- {
-		if d := &b.blocks[i]; d.Role == "content" && d.Type == TypeHeading && !b.headsContent(i) {
+	// Inside the article, one that heads only chrome (a "More on this"
+	// over a link list) goes with it too.
+	for i := len(b.blocks) - 1; i > first; i-- {
+		d := &b.blocks[i]
+		if d.Role != "content" || d.Type != TypeHeading {
+			continue
+		}
+		content, chrome := b.headed(i)
+		switch {
+		case i > last && !content:
 			d.Role, d.Chrome, d.Reason = "chrome", "edge", "heading after the last paragraph of the content, with no content under it"
+		case !content && chrome:
+			d.Role, d.Chrome, d.Reason = "chrome", "edge", "heading over chrome only (what it heads is not content)"
 		}
 	}
 }
 
-// headsContent reports whether any content block follows heading i before
-// the next heading of the same or a higher level.
-func (b *builder) headsContent(i int) bool {
+// headed reports whether content blocks, and whether chrome blocks, follow
+// heading i before the next heading of the same or a higher level.
+func (b *builder) headed(i int) (content, chrome bool) {
 	level := b.blocks[i].Level
 	for k := i + 1; k < len(b.blocks); k++ {
 		d := &b.blocks[k]
 		if d.Type == TypeHeading && d.Level <= level {
-			return false
+			return content, chrome
 		}
-		if d.Role == "content" && d.Type != TypeHeading {
-			return true
+		if d.Type != TypeHeading {
+			content = content || d.Role == "content"
+			chrome = chrome || d.Role != "content"
+		}
+		if content {
+			return true, chrome
 		}
 	}
-	return false
+	return content, chrome
 }
 
 // isProse is a paragraph that reads as running text, or a table or code

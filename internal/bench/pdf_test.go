@@ -12,12 +12,15 @@ import (
 	"github.com/sieve-dev/sieve/normalize"
 )
 
-// longPDF is the bench's long document: $SIEVE_PDF_BENCH when set (make
-// bench-pdf leaves it in .bench/pdf/long.pdf), else printed now by
+// longPDF is the bench's long document: $SIEVE_PDF_BENCH when set, else
+// the one make bench-pdf left in .bench/pdf/long.pdf, else printed now by
 // Chromium from pdftest.LongHTML; the benchmark skips without Chromium.
 func longPDF(b *testing.B) string {
 	b.Helper()
 	if p := os.Getenv("SIEVE_PDF_BENCH"); p != "" {
+		return p
+	}
+	if p := filepath.Join("..", "..", ".bench", "pdf", "long.pdf"); fileExists(p) {
 		return p
 	}
 	data, err := pdftest.PrintHTML("", pdftest.LongHTML(64))
@@ -59,6 +62,11 @@ func BenchmarkPDFLong(b *testing.B) {
 			pdfNormalizeGraph(b, &r)
 		})
 	})
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 func pdfNormalizeGraph(b *testing.B, rec *capture.Record) {

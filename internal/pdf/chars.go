@@ -46,8 +46,9 @@ func (e *engine) displayMatrix(ref requests.Page, w, h float64) (matrix, error) 
 }
 
 // chars reads the page's text layer, at most limit characters; cut
-// reports that there were more.
-func (e *engine) chars(ref requests.Page, m matrix, limit int) (out []Char, cut bool, err error) {
+// reports that there were more. In a tagged document (marked) every
+// character's marked-content id is read.
+func (e *engine) chars(ref requests.Page, m matrix, limit int, marked bool) (out []Char, cut bool, err error) {
 	tp, err := e.inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: ref})
 	if err != nil {
 		return nil, false, fmt.Errorf("loading text: %w", err)
@@ -59,7 +60,7 @@ func (e *engine) chars(ref requests.Page, m matrix, limit int) (out []Char, cut 
 	}
 	count := min(n.Count, limit)
 	out = make([]Char, count)
-	st := styler{e: e, tp: tp.TextPage}
+	st := styler{e: e, tp: tp.TextPage, marked: marked}
 	for i := range count {
 		if err := e.char(tp.TextPage, i, m, &out[i]); err != nil {
 			return nil, false, fmt.Errorf("character %d: %w", i, err)

@@ -11,9 +11,9 @@ import (
 
 // linked is a two-page PDF with a URI link and a jump to page 2, a
 // two-level outline and metadata; with extras, an embedded file, a file
-// attachment annotation and document JavaScript too (which make fpdf
-// number its objects so that its links' and outline's destinations point
-// at no page, so they are kept apart).
+// attachment annotation and document JavaScript too (the annotation makes
+// fpdf number its objects so that its links' and outline's destinations
+// point at no page, so extras are kept apart).
 func linked(t *testing.T, extras bool) []byte {
 	t.Helper()
 	f := fpdf.New("P", "pt", "A4", "")

@@ -116,13 +116,14 @@ func (e *engine) parse(data []byte) (*Document, error) {
 	}
 	out := &Document{Pages: make([]Page, count.PageCount)}
 	e.docFacts(doc, out)
+	marked := e.isTagged(doc)
 	budget := limits.docChars
 	for i := range out.Pages {
 		if i >= limits.pages {
 			out.Pages[i] = Page{Index: i, Chars: []Char{}, Err: fmt.Sprintf("not read: the document has more than %d pages", limits.pages)}
 			continue
 		}
-		out.Pages[i] = e.page(doc, i, &budget)
+		out.Pages[i] = e.page(doc, i, &budget, marked)
 		out.Tagged = out.Tagged || len(out.Pages[i].Tags) > 0
 	}
 	return out, nil
@@ -147,8 +148,8 @@ var limits = struct{ pages, pageChars, docChars int }{
 }
 
 // page reads page i, at most *budget characters, which it spends; a
-// failure is the page's Err.
-func (e *engine) page(doc references.FPDF_DOCUMENT, i int, budget *int) Page {
+// failure is the page's Err. marked: the document says it is tagged.
+func (e *engine) page(doc references.FPDF_DOCUMENT, i int, budget *int, marked bool) Page {
 	p := Page{Index: i, Chars: []Char{}}
 	loaded, err := e.inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: i})
 	if err != nil {
@@ -168,7 +169,7 @@ func (e *engine) page(doc references.FPDF_DOCUMENT, i int, budget *int) Page {
 	}
 	limit := min(limits.pageChars, *budget)
 	var cut bool
-	p.Chars, cut, err = e.chars(ref, m, limit)
+	p.Chars, cut, err = e.chars(ref, m, limit, marked)
 	switch {
 	case err != nil:
 		p.Chars, p.Err = []Char{}, err.Error()
@@ -213,4 +214,11 @@ func joinErr(a, b string) string {
 		return a
 	}
 	return a + "; " + b
+}
+
+// isTagged reports the catalog's /MarkInfo /Marked: the document says its
+// content is tagged, so marked-content ids matter for every character.
+func (e *engine) isTagged(doc references.FPDF_DOCUMENT) bool {
+	t, err := e.inst.FPDFCatalog_IsTagged(&requests.FPDFCatalog_IsTagged{Document: doc})
+	return err == nil && t.IsTagged
 }

@@ -32,17 +32,19 @@ const flagItalic = 1 << 6
 // marked-content id) are read at the first character of each word and
 // again whenever the cheap per-character facts change (font size and
 // weight; for fonts whose weight PDFium does not know, the font name and
-// flags too) or a character does not continue the previous one on its
-// line; the other characters inherit the style. go-pdfium hands out a new
-// reference for the same text object on every call, so there is no object
-// identity to cache on: this is the cache. A change inside a word that
-// keeps those facts (a colour change mid-word) is attributed to the whole
-// word part.
+// flags too; in a tagged document the text object's marked-content id and
+// render mode as well) or a character does not continue the previous one
+// on its line; the other characters inherit the style. go-pdfium hands out
+// a new reference for the same text object on every call, so there is no
+// object identity to cache on: this is the cache. A change inside a word
+// that keeps those facts (a colour change mid-word) is attributed to the
+// whole word part.
 type styler struct {
-	e    *engine
-	tp   references.FPDF_TEXTPAGE
-	prev *Char // the previous drawn character of this word; nil at a word start
-	pkey styleKey
+	e      *engine
+	tp     references.FPDF_TEXTPAGE
+	marked bool  // the document is tagged: marked-content ids are read per character
+	prev   *Char // the previous drawn character of this word; nil at a word start
+	pkey   styleKey
 }
 
 // styleKey is what is read for every character to notice a style change.
@@ -50,11 +52,17 @@ type styleKey struct {
 	size   float64
 	weight int
 	font   fontInfo // only when weight is unknown
+	obj    objFacts // only in tagged documents
 }
 
 type fontInfo struct {
 	name  string
 	flags int
+}
+
+// objFacts are a text object's render mode and marked-content id.
+type objFacts struct {
+	render, mcid int
 }
 
 // style fills c.Style for character i; c.FontSize and c.Box are set.
@@ -66,12 +74,17 @@ func (s *styler) style(i int, c *Char) {
 			font, k.font = &f, f
 		}
 	}
+	var obj *objFacts
+	if s.marked {
+		o := s.object(i)
+		obj, k.obj = &o, o
+	}
 	if p := s.prev; p != nil && s.pkey == k && continues(p.Box, c.Box, c.FontSize) {
 		c.Style = p.Style
 		return
 	}
 	s.pkey = k
-	c.Style = s.full(i, font)
+	c.Style = s.full(i, font, obj)
 	c.Style.Weight = k.weight
 	if boldName(c.Style.Font) {
 		c.Style.Weight = max(k.weight, 700)
@@ -112,9 +125,9 @@ func (s *styler) font(i int) (fontInfo, bool) {
 	return fontInfo{name: f.FontName, flags: f.Flags}, true
 }
 
-// full reads the expensive facts of character i (its font unless font is
-// given); what PDFium cannot answer keeps its plain value.
-func (s *styler) full(i int, font *fontInfo) Style {
+// full reads the expensive facts of character i (its font and object
+// facts unless given); what PDFium cannot answer keeps its plain value.
+func (s *styler) full(i int, font *fontInfo, obj *objFacts) Style {
 	st := plain
 	if font == nil {
 		if f, ok := s.font(i); ok {
@@ -129,17 +142,29 @@ func (s *styler) full(i int, font *fontInfo) Style {
 		st.Color = uint32(f.R&0xff)<<16 | uint32(f.G&0xff)<<8 | uint32(f.B&0xff)
 		st.Alpha = uint8(min(f.A, 255))
 	}
+	if obj == nil {
+		o := s.object(i)
+		obj = &o
+	}
+	st.Render, st.MCID = obj.render, obj.mcid
+	return st
+}
+
+// object reads the render mode and marked-content id of character i's
+// text object: 0 and -1 when PDFium does not say.
+func (s *styler) object(i int) objFacts {
+	out := objFacts{mcid: -1}
 	obj, err := s.e.inst.FPDFText_GetTextObject(&requests.FPDFText_GetTextObject{TextPage: s.tp, Index: i})
 	if err != nil {
-		return st
+		return out
 	}
 	if r, err := s.e.inst.FPDFTextObj_GetTextRenderMode(&requests.FPDFTextObj_GetTextRenderMode{PageObject: obj.TextObject}); err == nil && r.TextRenderMode >= 0 && r.TextRenderMode <= 7 {
-		st.Render = int(r.TextRenderMode)
+		out.render = int(r.TextRenderMode)
 	}
 	if m, err := s.e.inst.FPDFPageObj_GetMarkedContentID(&requests.FPDFPageObj_GetMarkedContentID{PageObject: obj.TextObject}); err == nil && m.MarkedContentID >= 0 {
-		st.MCID = m.MarkedContentID
+		out.mcid = m.MarkedContentID
 	}
-	return st
+	return out
 }
 
 // baseFont drops a subset prefix: six capital letters and a plus sign.

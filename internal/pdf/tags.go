@@ -26,8 +26,8 @@ type Tag struct {
 
 // Limits on one page's structure tree, against hostile files: deeper
 // elements and elements past the count are left out and the page's Err
-// says so.
-const (
+// says so. Vars for tests.
+var (
 	maxTagDepth = 64
 	maxPageTags = 20000
 )

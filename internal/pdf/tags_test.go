@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -151,4 +152,100 @@ func TestUntagged(t *testing.T) {
 			t.Errorf("page %d: tags %v, want none", p.Index, p.Tags)
 		}
 	}
+}
+
+// chromium is the browser for tests that print HTML; it skips (loudly)
+// when there is none, unless SIEVE_REQUIRE_CHROMIUM=1.
+func chromium(t *testing.T) string {
+	t.Helper()
+	bin := os.Getenv("SIEVE_CHROMIUM")
+	if bin == "" {
+		bin = "/usr/bin/chromium"
+	}
+	if _, err := os.Stat(bin); err != nil {
+		if os.Getenv("SIEVE_REQUIRE_CHROMIUM") == "1" {
+			t.Fatalf("Chromium is required (SIEVE_REQUIRE_CHROMIUM=1) but %s is missing", bin)
+		}
+		t.Skipf("SKIPPING: no Chromium at %s (set SIEVE_CHROMIUM)", bin)
+	}
+	return bin
+}
+
+// TestMarkedContentInsideWord: in a tagged PDF the marked-content id is
+// read for every character, so a word whose end lies in other marked
+// content (a link followed by a full stop) is split where the id changes.
+func TestMarkedContentInsideWord(t *testing.T) {
+	html := `<!doctype html><html lang="en"><body><p>Read the <a href="https://example.com/x">manual</a>. Then stop.</p></body></html>`
+	data, err := pdftest.PrintHTML(chromium(t), []byte(html))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := doc.Pages[0]
+	links := findTags(p.Tags, "Link")
+	if len(links) != 1 {
+		t.Fatalf("%d Link tags, want 1", len(links))
+	}
+	inLink := map[int]bool{}
+	var walk func(Tag)
+	walk = func(t Tag) {
+		for _, id := range t.MCIDs {
+			inLink[id] = true
+		}
+		for _, k := range t.Kids {
+			walk(k)
+		}
+	}
+	walk(links[0])
+	manual, ok1 := findWord(p, "manual")
+	stop, ok2 := findWord(p, ".")
+	if !ok1 || !ok2 {
+		t.Fatalf("words %v: want \"manual\" and \".\" apart", p.Lines())
+	}
+	if !inLink[manual.Style.MCID] || inLink[stop.Style.MCID] || stop.Style.MCID < 0 {
+		t.Errorf("manual mcid %d, full stop mcid %d, link holds %v: want only manual in the link", manual.Style.MCID, stop.Style.MCID, inLink)
+	}
+}
+
+// TestTagLimits: a tree deeper or larger than the limits is cut there and
+// the page's Err says so.
+func TestTagLimits(t *testing.T) {
+	data := pdftest.TaggedTable().PDF
+	defer func(d, n int) { maxTagDepth, maxPageTags = d, n }(maxTagDepth, maxPageTags)
+	maxTagDepth = 2
+	doc, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := doc.Pages[0]
+	if !strings.Contains(p.Err, "cut at depth 2") || depth(p.Tags) > 2 {
+		t.Errorf("depth limit 2: err %q, tree depth %d", p.Err, depth(p.Tags))
+	}
+	maxTagDepth, maxPageTags = 64, 5
+	if doc, err = Parse(data); err != nil {
+		t.Fatal(err)
+	}
+	p = doc.Pages[0]
+	if !strings.Contains(p.Err, "after 5 elements") || count(p.Tags) != 5 {
+		t.Errorf("count limit 5: err %q, %d elements", p.Err, count(p.Tags))
+	}
+}
+
+func depth(ts []Tag) int {
+	d := 0
+	for _, t := range ts {
+		d = max(d, 1+depth(t.Kids))
+	}
+	return d
+}
+
+func count(ts []Tag) int {
+	n := len(ts)
+	for _, t := range ts {
+		n += count(t.Kids)
+	}
+	return n
 }
