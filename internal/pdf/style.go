@@ -45,6 +45,7 @@ type styler struct {
 	marked bool  // the document is tagged: marked-content ids are read per character
 	prev   *Char // the previous drawn character of this word; nil at a word start
 	pkey   styleKey
+	scale  float64 // how much the character matrix scales glyph heights, read with the style
 }
 
 // styleKey is what is read for every character to notice a style change.
@@ -65,7 +66,8 @@ type objFacts struct {
 	render, mcid int
 }
 
-// style fills c.Style for character i; c.FontSize and c.Box are set.
+// style fills c.Style for character i and scales c.FontSize to points;
+// c.FontSize (the Tf size) and c.Box are set.
 func (s *styler) style(i int, c *Char) {
 	k := styleKey{size: c.FontSize, weight: s.weight(i)}
 	var font *fontInfo
@@ -79,11 +81,13 @@ func (s *styler) style(i int, c *Char) {
 		o := s.object(i)
 		obj, k.obj = &o, o
 	}
+	defer func() { c.FontSize = round(c.FontSize * s.scale) }()
 	if p := s.prev; p != nil && s.pkey == k && continues(p.Box, c.Box, c.FontSize) {
 		c.Style = p.Style
 		return
 	}
 	s.pkey = k
+	s.scale = s.matrixScale(i)
 	c.Style = s.full(i, font, obj)
 	c.Style.Weight = k.weight
 	if boldName(c.Style.Font) {
@@ -106,6 +110,23 @@ func continues(a, b Box, size float64) bool {
 	dx := math.Max(0, math.Max(b.X0-a.X1, a.X0-b.X1))
 	dy := math.Max(0, math.Max(b.Y0-a.Y1, a.Y0-b.Y1))
 	return dx <= tol && dy <= tol
+}
+
+// matrixScale is the length the character's matrix (text matrix times the
+// current transformation, without the font size) gives the glyph's
+// vertical unit: PDFium's font size is the Tf operand, so text drawn under
+// a scaling CTM (Chromium prints at 0.75: CSS px to points) needs it to
+// come out in points. 1 when PDFium does not say.
+func (s *styler) matrixScale(i int) float64 {
+	r, err := s.e.inst.FPDFText_GetMatrix(&requests.FPDFText_GetMatrix{TextPage: s.tp, Index: i})
+	if err != nil {
+		return 1
+	}
+	v := math.Hypot(float64(r.Matrix.C), float64(r.Matrix.D))
+	if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 1
+	}
+	return v
 }
 
 func (s *styler) weight(i int) int {

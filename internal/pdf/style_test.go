@@ -112,3 +112,31 @@ func TestBaseFont(t *testing.T) {
 		}
 	}
 }
+
+// TestScaledFontSize: text drawn at 24 pt under a CTM that halves it is
+// 12 pt on the page; PDFium's own font size is the Tf operand (24).
+func TestScaledFontSize(t *testing.T) {
+	f := fpdf.New("P", "pt", "A4", "")
+	f.AddPage()
+	f.SetFont("Helvetica", "", 24)
+	f.TransformBegin()
+	f.TransformScale(50, 50, 72, 100)
+	f.Text(72, 100, "Halved")
+	f.TransformEnd()
+	f.SetFont("Helvetica", "", 12)
+	f.Text(72, 200, "Plain")
+	var buf bytes.Buffer
+	if err := f.Output(&buf); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Parse(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"Halved", "Plain"} {
+		w, ok := findWord(doc.Pages[0], text)
+		if !ok || w.FontSize != 12 {
+			t.Errorf("%q: font size %g (found %v), want 12", text, w.FontSize, ok)
+		}
+	}
+}
