@@ -2,7 +2,6 @@ package anchor
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -11,30 +10,17 @@ import (
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/eef"
+	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
 	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/schemas"
 	"github.com/sieve-dev/sieve/verify"
 )
 
-// corpusDir is the shared real-world PDF corpus (../shared/bench/pdf-samples).
-func corpusDir() string {
-	if d := os.Getenv("SIEVE_BENCH_DIR"); d != "" {
-		return filepath.Join(d, "pdf-samples", "pdfs")
-	}
-	return filepath.Join("..", "..", "shared", "bench", "pdf-samples", "pdfs")
-}
-
 // TestPDFCorpusEvidence: every real-world sample PDF gives an EEF bundle
 // that validates and that both grounding adapters load — which checks that
 // every element, cell and region lies on a page of known size.
 func TestPDFCorpusEvidence(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(corpusDir(), "*", "*.pdf"))
-	if len(files) == 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the PDF corpus is missing at %s", corpusDir())
-		}
-		t.Skipf("SKIPPING the real-world PDF corpus: not found at %s (set SIEVE_BENCH_DIR)", corpusDir())
-	}
+	files := pdftest.CorpusFiles(t)
 	c := capture.New(capture.DefaultOptions())
 	defer c.Close()
 	for _, f := range files {

@@ -3,7 +3,6 @@ package capture
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,30 +11,16 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
 	"github.com/sieve-dev/sieve/schemas"
 )
-
-// corpusDir is the shared real-world PDF corpus (../shared/bench/pdf-samples),
-// used from where it lies and never copied into the repository.
-func corpusDir() string {
-	if d := os.Getenv("SIEVE_BENCH_DIR"); d != "" {
-		return filepath.Join(d, "pdf-samples", "pdfs")
-	}
-	return filepath.Join("..", "..", "shared", "bench", "pdf-samples", "pdfs")
-}
 
 // TestPDFCorpusOneRecordEach runs every real-world sample PDF through the
 // capture stage as a batch: each path gives exactly one capture record, in
 // order, that validates and either carries the pages or says, as a pdf
 // error, why it could not be read — no crash, no hang.
 func TestPDFCorpusOneRecordEach(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(corpusDir(), "*", "*.pdf"))
-	if len(files) == 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the PDF corpus is missing at %s", corpusDir())
-		}
-		t.Skipf("SKIPPING the real-world PDF corpus: not found at %s (set SIEVE_BENCH_DIR)", corpusDir())
-	}
+	files := pdftest.CorpusFiles(t)
 	cp := New(Options{Concurrency: 2})
 	defer cp.Close()
 	in := strings.Join(files, "\n") + "\n"

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sieve-dev/sieve/capture"
@@ -212,6 +213,7 @@ func pdfLinks(g *Record) []Link {
 	for _, l := range g.Links {
 		have[l.Href] = true
 	}
+	pb := newPageBlocks(g.Blocks)
 	var out []Link
 	for _, p := range g.PDF.Pages {
 		for _, pl := range p.Links {
@@ -219,24 +221,44 @@ func pdfLinks(g *Record) []Link {
 				continue
 			}
 			have[pl.URI] = true
-			out = append(out, pdfLink(g, p.Index+1, pl))
+			out = append(out, pdfLink(g, pb, p.Index+1, pl))
 		}
 	}
 	return out
 }
 
-func pdfLink(g *Record, page int, pl capture.PDFLink) Link {
-	l := Link{Text: pl.URI, Href: pl.URI, External: external(g.FinalURL, pl.URI), Role: "content"}
-	box := Box{X: int(pl.Box.X), Y: int(pl.Box.Y), W: int(pl.Box.W + 0.5), H: int(pl.Box.H + 0.5)}
-	before := 0 // blocks on earlier pages
-	for _, b := range g.Blocks {
-		if b.Page > 0 && b.Page < page {
-			before++
+// pageBlocks indexes blocks by page, so that placing each of a long
+// document's links does not read every block.
+type pageBlocks struct {
+	pages []int         // the pages of the blocks that have one, sorted
+	on    map[int][]int // page → its blocks' indexes, in block order
+}
+
+func newPageBlocks(blocks []Block) pageBlocks {
+	pb := pageBlocks{on: map[int][]int{}}
+	for i, b := range blocks {
+		if b.Page > 0 {
+			pb.pages = append(pb.pages, b.Page)
+			pb.on[b.Page] = append(pb.on[b.Page], i)
 		}
 	}
-	l.SectionID = sectionAt(g.Blocks, before)
-	for _, b := range g.Blocks {
-		if b.Page != page || b.Box == nil {
+	slices.Sort(pb.pages)
+	return pb
+}
+
+// before is the number of blocks on pages before page.
+func (pb pageBlocks) before(page int) int {
+	n, _ := slices.BinarySearch(pb.pages, page)
+	return n
+}
+
+func pdfLink(g *Record, pb pageBlocks, page int, pl capture.PDFLink) Link {
+	l := Link{Text: pl.URI, Href: pl.URI, External: external(g.FinalURL, pl.URI), Role: "content"}
+	box := Box{X: int(pl.Box.X), Y: int(pl.Box.Y), W: int(pl.Box.W + 0.5), H: int(pl.Box.H + 0.5)}
+	l.SectionID = sectionAt(g.Blocks, pb.before(page))
+	for _, i := range pb.on[page] {
+		b := g.Blocks[i]
+		if b.Box == nil {
 			continue
 		}
 		if a := overlap(box, *b.Box); a > 0 {

@@ -44,6 +44,32 @@ type pdfBlock struct {
 	table *pdfTable
 }
 
+// splitRuns cuts lines into blocks: at each line, at reports the block
+// that starts there and the index after it, or next == i when none does;
+// the lines between such blocks are gathered into plain blocks.
+func splitRuns(lines []*pdfLine, at func(i int) (b pdfBlock, next int)) []pdfBlock {
+	var out []pdfBlock
+	var plain []*pdfLine
+	for i := 0; i < len(lines); {
+		b, next := at(i)
+		if next <= i {
+			plain = append(plain, lines[i])
+			i++
+			continue
+		}
+		if len(plain) > 0 {
+			out = append(out, pdfBlock{lines: plain})
+			plain = nil
+		}
+		out = append(out, b)
+		i = next
+	}
+	if len(plain) > 0 {
+		out = append(out, pdfBlock{lines: plain})
+	}
+	return out
+}
+
 // readPDF turns capture's PDF facts into nodes: html/body and a section
 // per page (id "p0001"…, the page's box, Page set) holding the running
 // header, the body in reading order and the running footer. Every node
@@ -443,9 +469,11 @@ type headingStyle struct {
 // largest style is level 1, then by size, bold before regular, down to 6.
 func headingLevels(pages []pdfPage, body float64) map[headingStyle]int {
 	var styles []headingStyle
+	seen := map[headingStyle]bool{} // sizes are not rounded: a document may have as many styles as blocks
 	for i := range pages {
 		for _, b := range pages[i].blocks {
-			if s, ok := headingOf(b, body); ok && !slices.Contains(styles, s) {
+			if s, ok := headingOf(b, body); ok && !seen[s] {
+				seen[s] = true
 				styles = append(styles, s)
 			}
 		}
@@ -566,7 +594,7 @@ func tableEl(t *pdfTable) *pdfEl {
 	for _, row := range t.rows {
 		tr := &pdfEl{tag: "tr"}
 		for _, c := range row {
-			td := &pdfEl{tag: "td", box: c.box, hasBox: true, lines: cellLines(c.words)}
+			td := &pdfEl{tag: "td", box: c.box, hasBox: true, lines: wordRows(c.words)}
 			if c.header {
 				td.tag = "th"
 			}

@@ -49,29 +49,16 @@ func alignedTables(lines []*pdfLine) []pdfBlock {
 	for i, l := range lines {
 		segs[i] = segments(l)
 	}
-	var out []pdfBlock
-	var plain []*pdfLine
-	for i := 0; i < len(lines); {
+	return splitRuns(lines, func(i int) (pdfBlock, int) {
 		j := i + 1
 		for len(segs[i]) >= 2 && j < len(lines) && alignedRows(lines[j-1], lines[j], segs[j-1], segs[j]) {
 			j++
 		}
 		if j-i < pdfAlignedRows {
-			plain = append(plain, lines[i])
-			i++
-			continue
+			return pdfBlock{}, i
 		}
-		if len(plain) > 0 {
-			out = append(out, pdfBlock{lines: plain})
-			plain = nil
-		}
-		out = append(out, pdfBlock{table: alignedTable(segs[i:j])})
-		i = j
-	}
-	if len(plain) > 0 {
-		out = append(out, pdfBlock{lines: plain})
-	}
-	return out
+		return pdfBlock{table: alignedTable(segs[i:j])}, j
+	})
 }
 
 // alignedRows reports whether line b continues the table of line a.

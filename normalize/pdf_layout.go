@@ -44,14 +44,32 @@ func (s span) width() float64 { return s.hi - s.lo }
 // column cut again the same way. Each region is a run of rows read top to
 // bottom.
 func readingOrder(atoms []pdfAtom) [][]pdfAtom {
-	var out [][]pdfAtom
-	cutRegion(atoms, &out, 0)
-	return out
+	c := &xyCut{budget: pdfColumnWork*len(atoms) + pdfColumnWorkMin}
+	c.cut(atoms, 0)
+	return c.out
 }
 
-const pdfMaxDepth = 32 // columns within columns: far beyond any real page
+// Bounds of the XY-cut on hostile pages.
+const (
+	pdfMaxDepth = 32 // columns within columns: far beyond any real page
+	// A region's column test reads every atom of the run of rows, and a
+	// run that fails is tested again from its next row with each candidate
+	// gutter: a lattice of single glyphs (a thousand rows, a hundred
+	// gutters) took minutes. The tests of a page may read pdfColumnWork
+	// times its atoms (pdfColumnWorkMin at least) in all; past that the
+	// rest of the page reads row by row. Real pages use a small part of it.
+	pdfColumnWork    = 64
+	pdfColumnWorkMin = 100_000
+)
 
-func cutRegion(atoms []pdfAtom, out *[][]pdfAtom, depth int) {
+// xyCut is one page's cut: the regions so far and the atom reads its
+// column tests have left.
+type xyCut struct {
+	out    [][]pdfAtom
+	budget int
+}
+
+func (c *xyCut) cut(atoms []pdfAtom, depth int) {
 	if len(atoms) == 0 {
 		return
 	}
@@ -65,12 +83,12 @@ func cutRegion(atoms []pdfAtom, out *[][]pdfAtom, depth int) {
 	var leaf []pdfAtom
 	flush := func() {
 		if len(leaf) > 0 {
-			*out = append(*out, leaf)
+			c.out = append(c.out, leaf)
 			leaf = nil
 		}
 	}
 	for i := 0; i < len(bands); {
-		j, at := columnRun(bands, empties, i, size)
+		j, at := c.columnRun(bands, empties, i, size)
 		if at == nil || depth >= pdfMaxDepth {
 			leaf = append(leaf, bands[i]...)
 			i++
@@ -87,8 +105,8 @@ func cutRegion(atoms []pdfAtom, out *[][]pdfAtom, depth int) {
 				}
 			}
 		}
-		cutRegion(left, out, depth+1)
-		cutRegion(right, out, depth+1)
+		c.cut(left, depth+1)
+		c.cut(right, depth+1)
 		i = j
 	}
 	flush()
@@ -97,8 +115,12 @@ func cutRegion(atoms []pdfAtom, out *[][]pdfAtom, depth int) {
 // columnRun extends a run of bands from i while the bands share an empty
 // interval at least a gutter wide (pdfGutter font sizes, pdfGutterMin
 // points); it returns the run's end and the gutter to split it at, or nil
-// when the run does not read as columns.
-func columnRun(bands [][]pdfAtom, empties [][]span, i int, size float64) (int, *span) {
+// when the run does not read as columns or the page's budget of column
+// tests is spent.
+func (c *xyCut) columnRun(bands [][]pdfAtom, empties [][]span, i int, size float64) (int, *span) {
+	if c.budget <= 0 {
+		return i + 1, nil
+	}
 	gutter := max(pdfGutter*size, pdfGutterMin)
 	common := wide(empties[i], gutter)
 	j := i + 1
@@ -110,9 +132,11 @@ func columnRun(bands [][]pdfAtom, empties [][]span, i int, size float64) (int, *
 		common = next
 	}
 	x0, x1 := atomsExtent(bands[i])
+	c.budget -= len(bands[i])
 	for _, b := range bands[i+1 : j] {
 		b0, b1 := atomsExtent(b)
 		x0, x1 = min(x0, b0), max(x1, b1)
+		c.budget -= len(b)
 	}
 	var inner []span // gutters with text on both sides
 	for _, g := range common {
@@ -130,6 +154,10 @@ func columnRun(bands [][]pdfAtom, empties [][]span, i int, size float64) (int, *
 	// the widest gutter whose two sides read as columns of text
 	slices.SortStableFunc(inner, func(a, b span) int { return cmp.Compare(b.width(), a.width()) })
 	for k := range inner {
+		if c.budget < len(run) {
+			return j, nil
+		}
+		c.budget -= len(run)
 		if columnsOfText(run, inner[k], size) {
 			return j, &inner[k]
 		}

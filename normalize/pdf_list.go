@@ -71,26 +71,13 @@ type pdfList struct {
 // kind of marker at the same x. It returns blocks in order: lists and
 // runs of other lines.
 func splitLists(lines []*pdfLine) []pdfBlock {
-	var out []pdfBlock
-	var plain []*pdfLine
-	for i := 0; i < len(lines); {
+	return splitRuns(lines, func(i int) (pdfBlock, int) {
 		list, next := listAt(lines, i)
 		if list == nil {
-			plain = append(plain, lines[i])
-			i++
-			continue
+			return pdfBlock{}, i
 		}
-		if len(plain) > 0 {
-			out = append(out, pdfBlock{lines: plain})
-			plain = nil
-		}
-		out = append(out, pdfBlock{list: list})
-		i = next
-	}
-	if len(plain) > 0 {
-		out = append(out, pdfBlock{lines: plain})
-	}
-	return out
+		return pdfBlock{list: list}, next
+	})
 }
 
 // listAt reads a list starting at line i, or returns nil.

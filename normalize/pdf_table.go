@@ -187,62 +187,43 @@ func gridTable(hs, vs []rule, words []pdfWord) *pdfTable {
 	}
 	nr, nc := len(ys)-1, len(xs)-1
 	hAt, vAt := byLine(hs, ys), byLine(vs, xs)
-	taken := make([][]bool, nr)
-	for r := range taken {
-		taken[r] = make([]bool, nc)
-	}
 	t := &pdfTable{box: capture.PDFBox{X: xs[0], Y: ys[0], W: xs[nc] - xs[0], H: ys[nr] - ys[0]}}
-	slots := make([][]*pdfCell, nr)
+	slots := make([][]*pdfCell, nr) // the cell that covers each grid slot
 	for r := range slots {
 		slots[r] = make([]*pdfCell, nc)
 	}
 	for r := range nr {
 		for c := range nc {
-			if taken[r][c] {
+			if slots[r][c] != nil {
 				continue
 			}
 			cs := 1
-			for c+cs < nc && !taken[r][c+cs] && !covered(vAt[c+cs], ys[r], ys[r+1]) {
+			for c+cs < nc && slots[r][c+cs] == nil && !covered(vAt[c+cs], ys[r], ys[r+1]) {
 				cs++
 			}
 			rsp := 1
-			for r+rsp < nr && !covered(hAt[r+rsp], xs[c], xs[c+cs]) && free(taken, r+rsp, c, cs) {
+			for r+rsp < nr && !covered(hAt[r+rsp], xs[c], xs[c+cs]) && free(slots, r+rsp, c, cs) {
 				rsp++
 			}
 			cell := &pdfCell{rowspan: rsp, colspan: cs,
 				box: capture.PDFBox{X: xs[c], Y: ys[r], W: xs[c+cs] - xs[c], H: ys[r+rsp] - ys[r]}}
 			for dr := range rsp {
 				for dc := range cs {
-					taken[r+dr][c+dc] = true
+					slots[r+dr][c+dc] = cell
 				}
 			}
-			slots[r][c] = cell
 		}
 	}
 	for r := range slots {
 		var row []*pdfCell
-		for _, cell := range slots[r] {
-			if cell != nil {
+		for c, cell := range slots[r] {
+			if (r == 0 || slots[r-1][c] != cell) && (c == 0 || slots[r][c-1] != cell) { // the cell's first slot
 				row = append(row, cell)
 			}
 		}
 		t.rows = append(t.rows, row)
 	}
-	for i := range words {
-		w := &words[i]
-		cx, cy := w.box.X+w.box.W/2, w.box.Y+w.box.H/2
-		if !inside(t.box, cx, cy) {
-			continue
-		}
-		for _, row := range t.rows {
-			for _, cell := range row {
-				if inside(cell.box, cx, cy) {
-					cell.words = append(cell.words, w)
-					t.words = append(t.words, w)
-				}
-			}
-		}
-	}
+	claimWords(t, slots, xs, ys, words)
 	if crossed(t.words, xs, ys, hAt, vAt) {
 		return nil // text runs across the rules: a plot's grid behind text
 	}
@@ -298,13 +279,46 @@ func fullRows(t *pdfTable) int {
 	return n
 }
 
-func free(taken [][]bool, r, c, n int) bool {
+// free reports whether no cell covers slots c to c+n-1 of row r yet.
+func free(slots [][]*pdfCell, r, c, n int) bool {
 	for d := range n {
-		if taken[r][c+d] {
+		if slots[r][c+d] != nil {
 			return false
 		}
 	}
 	return true
+}
+
+// claimWords gives each word whose centre lies in the table to the cell
+// that covers the grid slot it falls in (found by binary search: a page
+// may hold a grid of a hundred thousand slots and as many words).
+func claimWords(t *pdfTable, slots [][]*pdfCell, xs, ys []float64, words []pdfWord) {
+	for i := range words {
+		w := &words[i]
+		cx, cy := w.box.X+w.box.W/2, w.box.Y+w.box.H/2
+		if !inside(t.box, cx, cy) {
+			continue
+		}
+		r, c := gridIndex(ys, cy), gridIndex(xs, cx)
+		if r < 0 || c < 0 {
+			continue
+		}
+		cell := slots[r][c]
+		cell.words = append(cell.words, w)
+		t.words = append(t.words, w)
+	}
+}
+
+// gridIndex is the k with lines[k] <= v < lines[k+1], or -1.
+func gridIndex(lines []float64, v float64) int {
+	k, found := slices.BinarySearch(lines, v)
+	if !found {
+		k--
+	}
+	if k < 0 || k >= len(lines)-1 {
+		return -1
+	}
+	return k
 }
 
 func inside(b capture.PDFBox, x, y float64) bool {
@@ -340,21 +354,4 @@ func rowBold(row []*pdfCell) bool {
 		}
 	}
 	return seen
-}
-
-// cellLines is a cell's words as lines.
-func cellLines(words []*pdfWord) []*pdfLine {
-	atoms := make([]pdfAtom, len(words))
-	for i, w := range words {
-		atoms[i] = pdfAtom{box: w.box, size: w.size, word: w}
-	}
-	var out []*pdfLine
-	for _, row := range rowGroups(atoms) {
-		ws := make([]*pdfWord, len(row))
-		for i := range row {
-			ws[i] = row[i].word
-		}
-		out = append(out, newLine(ws))
-	}
-	return out
 }

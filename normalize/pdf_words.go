@@ -43,6 +43,7 @@ func pageWords(p *capture.PDFPage) []pdfWord {
 		n += len(l.Spans)
 	}
 	out := make([]pdfWord, 0, n)
+	paint := newPaintIndex(p)
 	for _, l := range p.Lines {
 		for _, s := range l.Spans {
 			text := strings.TrimSpace(textnorm.Text(s.Text))
@@ -53,7 +54,7 @@ func pageWords(p *capture.PDFPage) []pdfWord {
 			if s.MCID != nil {
 				w.mcid = *s.MCID
 			}
-			w.hidden, w.rule = spanHidden(&s, p)
+			w.hidden, w.rule = spanHidden(&s, p, paint)
 			out = append(out, w)
 		}
 	}
@@ -63,7 +64,7 @@ func pageWords(p *capture.PDFPage) []pdfWord {
 // spanHidden is the verdict on one span: the first of invisible render
 // mode, transparent fill, off the page, tiny, and the same colour as the
 // paint under it that applies.
-func spanHidden(s *capture.PDFSpan, p *capture.PDFPage) (reason, rule string) {
+func spanHidden(s *capture.PDFSpan, p *capture.PDFPage, paint *paintIndex) (reason, rule string) {
 	switch {
 	case s.Render == 3 || s.Render == 7:
 		return HiddenPDFInvisible, "text render mode " + strconv.Itoa(s.Render)
@@ -80,7 +81,7 @@ func spanHidden(s *capture.PDFSpan, p *capture.PDFPage) (reason, rule string) {
 	if fill == "" {
 		fill = pdfDefaultColor
 	}
-	under, where := paintUnder(s.Box, s.Size, capture.PDFBox{W: p.Width, H: p.Height}, p.Rects)
+	under, where := paint.under(s.Box, s.Size)
 	if colorDistance(fill, under) <= pdfColorNear {
 		return HiddenSameColor, "fill " + fill + " on " + where + " " + under
 	}
@@ -91,26 +92,6 @@ func spanHidden(s *capture.PDFSpan, p *capture.PDFPage) (reason, rule string) {
 func offPage(b capture.PDFBox, p *capture.PDFPage) bool {
 	cx, cy := b.X+b.W/2, b.Y+b.H/2
 	return cx < 0 || cy < 0 || cx > p.Width || cy > p.Height
-}
-
-// paintUnder is the colour under a box: the fill of the last (topmost)
-// filled path whose box holds the whole box and is at most pdfPaintLines
-// sizes tall or covers pdfPageShare of the page both ways (a page
-// background: Chromium paints one, slides a dark one), else the white
-// page. Paths are taken to lie under text
-// (backgrounds are painted first). Capture gives a path's bounding box,
-// not its shape: a tall box is as often a filled curve of a drawing, with
-// its labels inside the box but not on the paint, as a background; cell
-// shading, highlight and redaction bars are a few lines tall.
-func paintUnder(b capture.PDFBox, size float64, page capture.PDFBox, rects []capture.PDFRect) (color, where string) {
-	for i := len(rects) - 1; i >= 0; i-- {
-		r := &rects[i].Box
-		fits := r.H <= pdfPaintLines*max(size, b.H) || r.W >= pdfPageShare*page.W && r.H >= pdfPageShare*page.H
-		if rects[i].Fill != "" && fits && b.X >= r.X && b.Y >= r.Y && b.X+b.W <= r.X+r.W && b.Y+b.H <= r.Y+r.H {
-			return rects[i].Fill, "filled path " + boxText(*r)
-		}
-	}
-	return pdfPageWhite, "page background"
 }
 
 // colorDistance is the Euclidean distance of two #rrggbb colours; an

@@ -16,10 +16,10 @@ import (
 	"github.com/sieve-dev/sieve/schemas"
 )
 
-// pdfSources are graph's hand-built three-page PDF report (page 2 rotated,
-// page 3 unreadable, a table and white-on-white text on page 1) through
-// both adapters: the graph record and its document.ethos.json.
-func pdfSources(t *testing.T) map[string]GroundingSource {
+// pdfFixtureBundle is graph's hand-built three-page PDF report (page 2
+// rotated, page 3 unreadable, a table and white-on-white text on page 1)
+// as a graph record and its evidence bundle.
+func pdfFixtureBundle(t *testing.T) (*graph.Record, *eef.Bundle) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "graph", "testdata", "pdf-fixture.normalized.json"))
 	if err != nil {
@@ -30,11 +30,19 @@ func pdfSources(t *testing.T) map[string]GroundingSource {
 		t.Fatal(err)
 	}
 	rec := graph.Build(&n)
-	line, err := codec.Marshal(rec)
+	bundle, err := eef.Build(rec, eef.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	bundle, err := eef.Build(rec, eef.DefaultConfig())
+	return rec, bundle
+}
+
+// pdfSources are the fixture report through both adapters: the graph
+// record and its document.ethos.json.
+func pdfSources(t *testing.T) map[string]GroundingSource {
+	t.Helper()
+	rec, bundle := pdfFixtureBundle(t)
+	line, err := codec.Marshal(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,19 +147,7 @@ func hasWarning(r Report, code string) bool {
 // TestPDFSourceFailsClosed: a document whose element lies off its page, or
 // names a page the document lacks, is rejected whole.
 func TestPDFSourceFailsClosed(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "graph", "testdata", "pdf-fixture.normalized.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n normalize.Record
-	if err := codec.Unmarshal(b, &n); err != nil {
-		t.Fatal(err)
-	}
-	rec := graph.Build(&n)
-	bundle, err := eef.Build(rec, eef.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, bundle := pdfFixtureBundle(t)
 	for name, spoil := range map[string]func(d *eef.Document){
 		"box off the page":  func(d *eef.Document) { d.Payload.Elements[0].BBox = []int{600, 10, 50, 10} },
 		"cell off the page": func(d *eef.Document) { d.Payload.Tables[0].Cells[0].BBox = []int{10, 780, 10, 20} },

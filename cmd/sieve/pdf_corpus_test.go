@@ -11,18 +11,10 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
 	"github.com/sieve-dev/sieve/internal/sieve"
 	"github.com/sieve-dev/sieve/schemas"
 )
-
-// pdfCorpusDir is the shared real-world PDF corpus (../shared/bench/
-// pdf-samples, see its README), used where it lies, never copied.
-func pdfCorpusDir() string {
-	if d := os.Getenv("SIEVE_BENCH_DIR"); d != "" {
-		return filepath.Join(d, "pdf-samples", "pdfs")
-	}
-	return filepath.Join("..", "..", "..", "shared", "bench", "pdf-samples", "pdfs")
-}
 
 // unreadableSamples may not be read: 005 needs a password, 017's xref is
 // broken beyond what PDFium reconstructs.
@@ -35,13 +27,7 @@ var unreadableSamples = map[string]bool{"005-libreoffice-writer-password": true,
 // a readable file is ok or an honest empty_after_render, the two
 // unreadable ones are not ok and say why.
 func TestPDFCorpusDistill(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(pdfCorpusDir(), "*", "*.pdf"))
-	if len(files) == 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the PDF corpus is missing at %s", pdfCorpusDir())
-		}
-		t.Skipf("SKIPPING the real-world PDF corpus: not found at %s (set SIEVE_BENCH_DIR)", pdfCorpusDir())
-	}
+	files := pdftest.CorpusFiles(t)
 	if raceEnabled {
 		t.Skip("TestPDFCorpusDistill runs without -race (capture's corpus test covers the engine under it)")
 	}

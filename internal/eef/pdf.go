@@ -24,12 +24,13 @@ func pageID(n int) string { return id("p%04d", n) }
 // are clipped to their page, so that no box claims area off the page.
 type placer struct {
 	pages []Page
-	byNum map[int]int // 1-based page number → index into pages
-	last  string      // the page of the previous element
+	byNum map[int]int    // 1-based page number → index into pages
+	byID  map[string]int // page ref → index into pages
+	last  string         // the page of the previous element
 }
 
 func newPlacer(rec *graph.Record) *placer {
-	pl := &placer{byNum: map[int]int{}}
+	pl := &placer{byNum: map[int]int{}, byID: map[string]int{}}
 	if !isPDF(rec) || len(rec.PDF.Pages) == 0 {
 		pl.pages = []Page{{ID: PageID, Index: 0, URL: rec.FinalURL}}
 		return pl
@@ -46,6 +47,7 @@ func newPlacer(rec *graph.Record) *placer {
 		rot := p.Rotation
 		pg.Rotation = &rot
 		pl.byNum[n] = len(pl.pages)
+		pl.byID[pg.ID] = len(pl.pages)
 		pl.pages = append(pl.pages, pg)
 	}
 	return pl
@@ -70,15 +72,11 @@ func (pl *placer) bbox(ref string, b *graph.Box) []int {
 	if b == nil {
 		return nil
 	}
-	var pg *Page
-	for i := range pl.pages {
-		if pl.pages[i].ID == ref {
-			pg = &pl.pages[i]
-		}
-	}
-	if pg == nil || pg.Width == nil || pg.Height == nil {
+	i, ok := pl.byID[ref]
+	if !ok || pl.pages[i].Width == nil || pl.pages[i].Height == nil {
 		return []int{b.X, b.Y, b.W, b.H}
 	}
+	pg := &pl.pages[i]
 	x0, y0 := max(b.X, 0), max(b.Y, 0)
 	x1, y1 := min(b.X+b.W, *pg.Width), min(b.Y+b.H, *pg.Height)
 	if x1 <= x0 || y1 <= y0 {

@@ -6,13 +6,12 @@ import (
 	"github.com/sieve-dev/sieve/graph"
 )
 
-// pdfFindings appends a PDF's own findings to fs (hidden text, forms
-// made of markup): document JavaScript, link actions that launch a
-// program, run JavaScript or open another document, embedded files and
-// file-attachment annotations, the interactive form, then every uri link,
-// each with its page and box. The
-// order is fixed: document facts first, then pages in order, links in
-// page order.
+// pdfFindings appends a PDF's own findings to fs (which holds the hidden
+// text and markup forms already): document JavaScript, link actions that
+// launch a program, run JavaScript or open another document, embedded
+// files and file-attachment annotations, the interactive form, then every
+// uri link, each with its page and box. The order is fixed: document
+// facts first, then pages in order, links in page order.
 func pdfFindings(rec *graph.Record, fs []Finding) []Finding {
 	add := func(code, severity, msg string, ev Evidence) {
 		fs = append(fs, Finding{ID: id("f%04d", len(fs)+1), Code: code, Severity: severity, Message: msg, Evidence: ev})
@@ -94,22 +93,5 @@ func pdfSecurityReport(rec *graph.Record, doc *Document, findings []Finding) *Se
 	} else {
 		limits = []Limit{{"pdf_not_read", "the PDF could not be read (see the outcome): nothing in it was inspected, so its scripts are unknown (null)"}}
 	}
-	for _, f := range findings {
-		switch f.Code {
-		case FindingPromptInjection:
-			inv.PromptInjectionLike++
-		case FindingForm:
-			inv.Forms++
-		case FindingPasswordField:
-			inv.PasswordFields++
-		}
-	}
-	if findings == nil {
-		findings = []Finding{}
-	}
-	return &SecurityReport{
-		ArtifactType: TypeSecurityReport, SchemaVersion: SchemaVersion,
-		SourceFingerprint: doc.Source.Fingerprint, DocumentFingerprint: doc.Fingerprint,
-		Inventory: inv, Findings: findings, Limits: limits,
-	}
+	return newSecurityReport(doc, inv, findings, limits)
 }

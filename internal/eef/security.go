@@ -30,11 +30,12 @@ func securityFindings(rec *graph.Record) []Finding {
 	add := func(code, severity, msg string, ev Evidence) {
 		fs = append(fs, Finding{ID: id("f%04d", len(fs)+1), Code: code, Severity: severity, Message: msg, Evidence: ev})
 	}
+	pl := newPlacer(rec)
 	for _, l := range rec.Latent {
 		ev := Evidence{SieveID: l.ID, SieveSectionID: l.SectionID, Reason: l.Reason, Text: l.Text}
 		if isPDF(rec) && l.Page > 0 {
 			ev.PageRef = pageID(l.Page)
-			ev.BBox = newPlacer(rec).bbox(ev.PageRef, l.Box)
+			ev.BBox = pl.bbox(ev.PageRef, l.Box)
 		}
 		add(FindingHiddenText, "warning", "text in the markup that visitors do not see ("+l.Reason+"): quarantined, not visible evidence", ev)
 		if InjectionLike(l.Text) {
@@ -91,6 +92,13 @@ func securityReport(rec *graph.Record, doc *Document, findings []Finding) *Secur
 		return pdfSecurityReport(rec, doc, findings)
 	}
 	inv := Inventory{HiddenText: len(rec.Latent), Links: len(rec.Links), ExternalLinks: externalLinks(rec)}
+	return newSecurityReport(doc, inv, findings,
+		[]Limit{{"scripts_not_counted", "the graph record does not carry the page's script count; scripts is null"}})
+}
+
+// newSecurityReport completes inv with the counts the findings give and
+// wraps it with the findings (never null) and the limits.
+func newSecurityReport(doc *Document, inv Inventory, findings []Finding, limits []Limit) *SecurityReport {
 	for _, f := range findings {
 		switch f.Code {
 		case FindingPromptInjection:
@@ -109,7 +117,6 @@ func securityReport(rec *graph.Record, doc *Document, findings []Finding) *Secur
 	return &SecurityReport{
 		ArtifactType: TypeSecurityReport, SchemaVersion: SchemaVersion,
 		SourceFingerprint: doc.Source.Fingerprint, DocumentFingerprint: doc.Fingerprint,
-		Inventory: inv, Findings: findings,
-		Limits: []Limit{{"scripts_not_counted", "the graph record does not carry the page's script count; scripts is null"}},
+		Inventory: inv, Findings: findings, Limits: limits,
 	}
 }
