@@ -58,42 +58,52 @@ func (e *engine) chars(ref requests.Page, m matrix, limit int, marked bool) (out
 	if err != nil {
 		return nil, false, fmt.Errorf("counting characters: %w", err)
 	}
+	src, done := e.textSource(tp.TextPage)
+	defer done()
 	count := min(n.Count, limit)
 	out = make([]Char, count)
-	st := styler{e: e, tp: tp.TextPage, marked: marked}
+	st := styler{src: src, marked: marked}
 	for i := range count {
-		if err := e.char(tp.TextPage, i, m, &out[i]); err != nil {
+		if err := readChar(src, i, m, &out[i]); err != nil {
 			return nil, false, fmt.Errorf("character %d: %w", i, err)
 		}
 		st.next(i, &out[i])
 	}
+	if err := src.failed(); err != nil {
+		return nil, false, fmt.Errorf("reading characters: %w", err)
+	}
 	return out, n.Count > limit, nil
 }
 
-// char reads character i's rune, size and box into c.
-func (e *engine) char(tp references.FPDF_TEXTPAGE, i int, m matrix, c *Char) error {
-	u, err := e.inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp, Index: i})
-	if err != nil {
-		return err
-	}
-	c.Rune, c.Style = rune(u.Unicode), plain
-	if unicode.IsSpace(c.Rune) {
-		g, err := e.inst.FPDFText_IsGenerated(&requests.FPDFText_IsGenerated{TextPage: tp, Index: i})
-		if err == nil && g.IsGenerated {
-			c.Generated = true
-			return nil
+// textSource is the fast rawText reader of the text page when it binds,
+// else go-pdfium's requests; done releases it.
+func (e *engine) textSource(tp references.FPDF_TEXTPAGE) (textSource, func()) {
+	if e.raw != nil {
+		if p, err := e.raw.open(tp); err == nil {
+			return p, p.close
 		}
 	}
-	fs, err := e.inst.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp, Index: i})
-	if err != nil {
+	return &reqPage{e: e, tp: tp}, func() {}
+}
+
+// readChar reads character i's rune, size and box into c.
+func readChar(src textSource, i int, m matrix, c *Char) error {
+	c.Rune, c.Style = src.unicode(i), plain
+	if err := src.failed(); err != nil {
 		return err
 	}
-	c.FontSize = round(fs.FontSize)
-	b, err := e.inst.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: tp, Index: i})
-	if err != nil {
-		return nil // PDFium has no box for some characters (e.g. some generated ones)
+	if unicode.IsSpace(c.Rune) && src.generated(i) {
+		c.Generated = true
+		return nil
 	}
-	c.Box = mapBox(m, b.Left, b.Bottom, b.Right, b.Top)
+	c.FontSize = round(src.fontSize(i))
+	if err := src.failed(); err != nil {
+		return err
+	}
+	l, r, b, t, ok := src.charBox(i)
+	if ok { // PDFium has no box for some characters (e.g. some generated ones)
+		c.Box = mapBox(m, l, b, r, t)
+	}
 	return nil
 }
 

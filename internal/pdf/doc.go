@@ -7,7 +7,9 @@
 // (os.UserCacheDir()/sieve/wazero), which cuts the start of every later
 // process from seconds to tens of milliseconds; when that dir is not
 // writable the module is compiled in memory each time. The sandbox gets no
-// file system: documents go in as bytes.
+// file system: documents go in as bytes. The per-character and per-object
+// facts are read by calling the module's functions directly (rawText),
+// with go-pdfium's requests as the fallback; both give the same Document.
 //
 // Parse returns every page's size and rotation and its characters with
 // boxes in top-left page coordinates: points on the page as displayed

@@ -20,6 +20,7 @@ import (
 type engine struct {
 	pool pdfium.Pool
 	inst pdfium.Pdfium
+	raw  *rawText // nil when it cannot bind: the requests are used
 }
 
 // engMu guards the engine and serialises every use of it: PDFium is
@@ -54,8 +55,8 @@ func Close() error {
 
 // renew swaps the instance for a fresh one on the same wasm worker:
 // go-pdfium keeps a map entry for every object reference it hands out
-// (one per character's text object, here) until its instance closes, so
-// a long-running process renews it after each document.
+// (many per page through the requests) until its instance closes, so a
+// long-running process renews it after each document.
 func (e *engine) renew() error {
 	if err := e.inst.Close(); err != nil {
 		return fmt.Errorf("closing the PDFium instance: %w", err)
@@ -65,6 +66,7 @@ func (e *engine) renew() error {
 		return fmt.Errorf("renewing the PDFium instance: %w", err)
 	}
 	e.inst = inst
+	e.raw, _ = bindRaw(inst)
 	return nil
 }
 
@@ -87,7 +89,8 @@ func startEngine() (*engine, error) {
 		pool.Close()
 		return nil, fmt.Errorf("starting PDFium: %w", err)
 	}
-	return &engine{pool: pool, inst: inst}, nil
+	raw, _ := bindRaw(inst)
+	return &engine{pool: pool, inst: inst, raw: raw}, nil
 }
 
 // runtimeConfig is go-pdfium's default (the module needs exception

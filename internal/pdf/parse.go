@@ -179,7 +179,7 @@ func (e *engine) page(doc references.FPDF_DOCUMENT, i int, budget *int, marked b
 		p.Err = fmt.Sprintf("text cut after %d characters", limits.pageChars)
 	}
 	*budget -= len(p.Chars)
-	p.Rects = e.rects(ref, m)
+	p.Rects = e.rects(loaded.Page, m)
 	p.Links = e.links(doc, ref, m)
 	p.Annots = e.annotations(ref, m)
 	var cutTags string

@@ -30,26 +30,40 @@ const (
 
 // pathReader collects a page's painted paths.
 type pathReader struct {
-	e       *engine
+	src     objSource
 	visited int
 	rects   []Rect
 }
 
 // rects reads the page's path objects, also inside form XObjects, with
 // boxes mapped by m to top-left display points.
-func (e *engine) rects(ref requests.Page, m matrix) []Rect {
-	n, err := e.inst.FPDFPage_CountObjects(&requests.FPDFPage_CountObjects{Page: ref})
-	if err != nil {
+func (e *engine) rects(page references.FPDF_PAGE, m matrix) []Rect {
+	src, done := e.objSource(page)
+	defer done()
+	n, ok := src.count()
+	if !ok {
 		return nil
 	}
-	r := pathReader{e: e}
-	for i := 0; i < n.Count && r.more(); i++ {
-		o, err := e.inst.FPDFPage_GetObject(&requests.FPDFPage_GetObject{Page: ref, Index: i})
-		if err == nil {
-			r.object(o.PageObject, m, 0)
+	r := pathReader{src: src}
+	for i := 0; i < n && r.more(); i++ {
+		if o, ok := src.pageObject(i); ok {
+			r.object(o, m, 0)
 		}
 	}
 	return r.rects
+}
+
+// objSource is the fast rawText reader of the page's objects when it
+// binds, else go-pdfium's requests; done releases it.
+func (e *engine) objSource(page references.FPDF_PAGE) (objSource, func()) {
+	if e.raw != nil {
+		if h, err := e.raw.handle("pageRefs", page); err == nil {
+			if p, err := e.raw.session(); err == nil {
+				return rawObjects{rawPage: p, page: h}, p.close
+			}
+		}
+	}
+	return reqObjects{e: e, page: requests.Page{ByReference: &page}}, func() {}
 }
 
 func (r *pathReader) more() bool {
@@ -57,13 +71,13 @@ func (r *pathReader) more() bool {
 }
 
 // object reads one object: a path's box and paint, a form's objects.
-func (r *pathReader) object(obj references.FPDF_PAGEOBJECT, m matrix, depth int) {
+func (r *pathReader) object(obj object, m matrix, depth int) {
 	r.visited++
-	t, err := r.e.inst.FPDFPageObj_GetType(&requests.FPDFPageObj_GetType{PageObject: obj})
-	if err != nil {
+	t, ok := r.src.kind(obj)
+	if !ok {
 		return
 	}
-	switch t.Type {
+	switch t {
 	case enums.FPDF_PAGEOBJ_PATH:
 		if rect, ok := r.path(obj, m); ok {
 			r.rects = append(r.rects, rect)
@@ -77,56 +91,52 @@ func (r *pathReader) object(obj references.FPDF_PAGEOBJECT, m matrix, depth int)
 
 // form reads a form XObject's objects, whose bounds are in the form's
 // space: the form object's matrix maps them onto the page.
-func (r *pathReader) form(obj references.FPDF_PAGEOBJECT, m matrix, depth int) {
-	in := r.e.inst
-	fm, err := in.FPDFPageObj_GetMatrix(&requests.FPDFPageObj_GetMatrix{PageObject: obj})
-	if err != nil {
+func (r *pathReader) form(obj object, m matrix, depth int) {
+	fm, ok := r.src.matrix(obj)
+	if !ok {
 		return
 	}
-	x := fm.Matrix
-	inner := m.then(matrix{float64(x.A), float64(x.B), float64(x.C), float64(x.D), float64(x.E), float64(x.F)})
-	n, err := in.FPDFFormObj_CountObjects(&requests.FPDFFormObj_CountObjects{PageObject: obj})
-	if err != nil {
+	inner := m.then(fm)
+	n, ok := r.src.formCount(obj)
+	if !ok {
 		return
 	}
-	for i := 0; i < n.Count && r.more(); i++ {
-		o, err := in.FPDFFormObj_GetObject(&requests.FPDFFormObj_GetObject{PageObject: obj, Index: uint64(i)})
-		if err == nil {
-			r.object(o.PageObject, inner, depth+1)
+	for i := 0; i < n && r.more(); i++ {
+		if o, ok := r.src.formObject(obj, i); ok {
+			r.object(o, inner, depth+1)
 		}
 	}
 }
 
 // path reads a painted path; ok is false for one that paints nothing.
-func (r *pathReader) path(obj references.FPDF_PAGEOBJECT, m matrix) (Rect, bool) {
-	in := r.e.inst
-	mode, err := in.FPDFPath_GetDrawMode(&requests.FPDFPath_GetDrawMode{PageObject: obj})
-	if err != nil {
+func (r *pathReader) path(obj object, m matrix) (Rect, bool) {
+	fill, stroke, ok := r.src.drawMode(obj)
+	if !ok {
 		return Rect{}, false
 	}
 	rect := Rect{Fill: -1, Stroke: -1}
-	if mode.FillMode != enums.FPDF_FILLMODE_NONE {
-		if c, err := in.FPDFPageObj_GetFillColor(&requests.FPDFPageObj_GetFillColor{PageObject: obj}); err == nil && c.FillColor.A > 0 {
-			rect.Fill = rgb(c.FillColor.R, c.FillColor.G, c.FillColor.B)
+	if fill {
+		if cr, cg, cb, ca, ok := r.src.fillColor(obj); ok && ca > 0 {
+			rect.Fill = rgb(cr, cg, cb)
 		}
 	}
-	if mode.Stroke {
-		if c, err := in.FPDFPageObj_GetStrokeColor(&requests.FPDFPageObj_GetStrokeColor{PageObject: obj}); err == nil && c.StrokeColor.A > 0 {
-			rect.Stroke = rgb(c.StrokeColor.R, c.StrokeColor.G, c.StrokeColor.B)
+	if stroke {
+		if cr, cg, cb, ca, ok := r.src.strokeColor(obj); ok && ca > 0 {
+			rect.Stroke = rgb(cr, cg, cb)
 		}
 	}
 	if rect.Fill < 0 && rect.Stroke < 0 {
 		return Rect{}, false
 	}
-	b, err := in.FPDFPageObj_GetBounds(&requests.FPDFPageObj_GetBounds{PageObject: obj})
-	if err != nil {
+	left, bottom, right, top, ok := r.src.bounds(obj)
+	if !ok {
 		return Rect{}, false
 	}
-	rect.Box = mapRect(m, float64(b.Left), float64(b.Bottom), float64(b.Right), float64(b.Top))
+	rect.Box = mapRect(m, float64(left), float64(bottom), float64(right), float64(top))
 	return rect, true
 }
 
-func rgb(r, g, b uint) int { return int(r&0xff)<<16 | int(g&0xff)<<8 | int(b&0xff) }
+func rgb(r, g, b uint32) int { return int(r&0xff)<<16 | int(g&0xff)<<8 | int(b&0xff) }
 
 // then is the matrix that applies inner first, then m.
 func (m matrix) then(in matrix) matrix {

@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-pdf/fpdf"
 	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
 )
 
@@ -173,11 +175,11 @@ func TestCloseRestarts(t *testing.T) {
 
 // TestTooSlow: a document that takes longer than the limit is stopped
 // with ErrTooSlow, and the engine reads the next one.
+// The document is long enough (some 100 ms) that the 1µs watchdog fires
+// before it is read even on a busy machine: with the three-page sample it
+// sometimes did not.
 func TestTooSlow(t *testing.T) {
-	data, _, err := pdftest.Sample()
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := longDoc(t, 40)
 	defer func(d time.Duration) { docTimeout = d }(docTimeout)
 	docTimeout = time.Microsecond
 	if _, err := Parse(data); !errors.Is(err, ErrTooSlow) {
@@ -212,4 +214,23 @@ func TestLimits(t *testing.T) {
 		}
 		t.Fatal("limits not applied as expected")
 	}
+}
+
+// longDoc is a PDF of pages full of text.
+func longDoc(t *testing.T, pages int) []byte {
+	t.Helper()
+	f := fpdf.New("P", "pt", "A4", "")
+	f.SetFont("Helvetica", "", 9)
+	line := strings.Repeat("lorem ipsum dolor sit amet ", 4)
+	for range pages {
+		f.AddPage()
+		for y := 40.0; y < 800; y += 11 {
+			f.Text(40, y, line)
+		}
+	}
+	var buf bytes.Buffer
+	if err := f.Output(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

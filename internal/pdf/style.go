@@ -4,9 +4,6 @@ import (
 	"math"
 	"strings"
 	"unicode"
-
-	"github.com/klippa-app/go-pdfium/references"
-	"github.com/klippa-app/go-pdfium/requests"
 )
 
 // Style is how a character is drawn and which marked content holds it.
@@ -40,8 +37,7 @@ const flagItalic = 1 << 6
 // that keeps those facts (a colour change mid-word) is attributed to the
 // whole word part.
 type styler struct {
-	e      *engine
-	tp     references.FPDF_TEXTPAGE
+	src    textSource
 	marked bool  // the document is tagged: marked-content ids are read per character
 	prev   *Char // the previous drawn character of this word; nil at a word start
 	pkey   styleKey
@@ -118,11 +114,11 @@ func continues(a, b Box, size float64) bool {
 // a scaling CTM (Chromium prints at 0.75: CSS px to points) needs it to
 // come out in points. 1 when PDFium does not say.
 func (s *styler) matrixScale(i int) float64 {
-	r, err := s.e.inst.FPDFText_GetMatrix(&requests.FPDFText_GetMatrix{TextPage: s.tp, Index: i})
-	if err != nil {
+	c, d, ok := s.src.matrixCD(i)
+	if !ok {
 		return 1
 	}
-	v := math.Hypot(float64(r.Matrix.C), float64(r.Matrix.D))
+	v := math.Hypot(float64(c), float64(d))
 	if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 1
 	}
@@ -130,21 +126,15 @@ func (s *styler) matrixScale(i int) float64 {
 }
 
 func (s *styler) weight(i int) int {
-	r, err := s.e.inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: s.tp, Index: i})
-	if err != nil || r.FontWeight <= 0 {
+	w := s.src.fontWeight(i)
+	if w <= 0 {
 		return 0
 	}
-	return min(r.FontWeight, 1000)
+	return min(w, 1000)
 }
 
 // font reads character i's font name and flags.
-func (s *styler) font(i int) (fontInfo, bool) {
-	f, err := s.e.inst.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: s.tp, Index: i})
-	if err != nil {
-		return fontInfo{}, false
-	}
-	return fontInfo{name: f.FontName, flags: f.Flags}, true
-}
+func (s *styler) font(i int) (fontInfo, bool) { return s.src.fontInfo(i) }
 
 // full reads the expensive facts of character i (its font and object
 // facts unless given); what PDFium cannot answer keeps its plain value.
@@ -159,9 +149,9 @@ func (s *styler) full(i int, font *fontInfo, obj *objFacts) Style {
 		st.Font = baseFont(font.name)
 		st.Italic = font.flags&flagItalic != 0 || italicName(st.Font)
 	}
-	if f, err := s.e.inst.FPDFText_GetFillColor(&requests.FPDFText_GetFillColor{TextPage: s.tp, Index: i}); err == nil {
-		st.Color = uint32(f.R&0xff)<<16 | uint32(f.G&0xff)<<8 | uint32(f.B&0xff)
-		st.Alpha = uint8(min(f.A, 255))
+	if r, g, b, a, ok := s.src.fillColor(i); ok {
+		st.Color = (r&0xff)<<16 | (g&0xff)<<8 | b&0xff
+		st.Alpha = uint8(min(a, 255))
 	}
 	if obj == nil {
 		o := s.object(i)
@@ -173,20 +163,7 @@ func (s *styler) full(i int, font *fontInfo, obj *objFacts) Style {
 
 // object reads the render mode and marked-content id of character i's
 // text object: 0 and -1 when PDFium does not say.
-func (s *styler) object(i int) objFacts {
-	out := objFacts{mcid: -1}
-	obj, err := s.e.inst.FPDFText_GetTextObject(&requests.FPDFText_GetTextObject{TextPage: s.tp, Index: i})
-	if err != nil {
-		return out
-	}
-	if r, err := s.e.inst.FPDFTextObj_GetTextRenderMode(&requests.FPDFTextObj_GetTextRenderMode{PageObject: obj.TextObject}); err == nil && r.TextRenderMode >= 0 && r.TextRenderMode <= 7 {
-		out.render = int(r.TextRenderMode)
-	}
-	if m, err := s.e.inst.FPDFPageObj_GetMarkedContentID(&requests.FPDFPageObj_GetMarkedContentID{PageObject: obj.TextObject}); err == nil && m.MarkedContentID >= 0 {
-		out.mcid = m.MarkedContentID
-	}
-	return out
-}
+func (s *styler) object(i int) objFacts { return s.src.object(i) }
 
 // baseFont drops a subset prefix: six capital letters and a plus sign.
 func baseFont(name string) string {
