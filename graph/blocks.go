@@ -33,10 +33,11 @@ type builder struct {
 	labelEls map[int]bool   // label elements that label a field
 
 	buf       strings.Builder
-	bufLinks  int // chars of link text in buf
+	bufLinks  int       // chars of link text in buf
+	linkRuns  []pending // link text in buf: chars at the offset of its first letter
 	bufOwner  owner
-	bufMedia  []int // media collected while buf was open (index into media)
-	pendLinks []int // links collected while buf was open
+	bufMedia  []pending // media collected while buf was open (index into media)
+	pendLinks []pending // links collected while buf was open (index into links)
 	owners    []owner
 	zones     []zone
 	listDepth int
@@ -53,6 +54,12 @@ type draft struct {
 	zone      zone
 	linkChars int
 }
+
+// pending is an item tied to the open text run at byte offset off of buf:
+// a link or media entry (n is its index) or a piece of link text (n is its
+// length in characters). The offset picks the paragraph of the run it
+// belongs to when the run splits at a blank line.
+type pending struct{ n, off int }
 
 type posLink struct {
 	Link
@@ -213,41 +220,97 @@ func (b *builder) write(s string) {
 	if b.buf.Len() == 0 {
 		b.bufOwner = b.owner()
 	}
+	off := b.buf.Len()
 	b.buf.WriteString(s)
 	if b.inLink > 0 {
-		b.bufLinks += utf8.RuneCountInString(strings.TrimSpace(s))
+		t := strings.TrimLeft(s, " \n")
+		if n := utf8.RuneCountInString(strings.TrimRight(t, " \n")); n > 0 {
+			b.bufLinks += n
+			b.linkRuns = append(b.linkRuns, pending{n: n, off: off + len(s) - len(t)})
+		}
 	}
 }
 
 // flush turns the open text run into blocks: one per paragraph break.
+// Each paragraph gets its own link characters, links and media, so one
+// <p> of several paragraphs split by <br><br> is not read as all links
+// because one of them is a link list.
 func (b *builder) flush() {
 	raw := b.buf.String()
 	o := b.bufOwner
-	linkChars := b.bufLinks
+	linkChars, runs := b.bufLinks, b.linkRuns
 	b.buf.Reset()
-	b.bufLinks = 0
+	b.bufLinks, b.linkRuns = 0, b.linkRuns[:0]
 	text := cleanInline(raw)
 	links, media := b.pendLinks, b.bufMedia
 	b.pendLinks, b.bufMedia = nil, nil
 	if text == "" {
 		return
 	}
-	parts := []string{text}
-	if o.typ != TypeHeading && strings.Contains(text, "\n\n") {
-		parts = strings.Split(text, "\n\n")
+	if o.typ == TypeHeading || !strings.Contains(text, "\n\n") {
+		first := b.emit(o, text, min(linkChars, utf8.RuneCountInString(text)))
+		b.tieToBlocks(links, media, first, nil)
+		return
+	}
+	parts := strings.Split(text, "\n\n")
+	breaks := paragraphBreaks(raw)
+	chars := make([]int, len(parts))
+	for _, r := range runs {
+		chars[partAt(breaks, r.off)] += r.n
 	}
 	first := len(b.blocks)
-	for _, p := range parts {
-		b.emit(o, p, min(linkChars, utf8.RuneCountInString(p)))
+	for k, p := range parts {
+		b.emit(o, p, min(chars[k], utf8.RuneCountInString(p)))
 	}
+	b.tieToBlocks(links, media, first, breaks)
+}
+
+// tieToBlocks sets the block of the links and inline media of a text run
+// whose paragraphs became blocks first, first+1, … (breaks as from
+// paragraphBreaks; nil for one block).
+func (b *builder) tieToBlocks(links, media []pending, first int, breaks []int) {
 	for _, l := range links {
-		b.links[l].block = first
+		b.links[l.n].block = first + partAt(breaks, l.off)
 	}
 	for _, m := range media {
-		if b.media[m].block < 0 {
-			b.media[m].block = first
+		if b.media[m.n].block < 0 {
+			b.media[m.n].block = first + partAt(breaks, m.off)
 		}
 	}
+}
+
+// paragraphBreaks returns the byte offsets in raw where the blank-line
+// breaks that cleanInline keeps begin: runs of spaces and newlines with
+// two or more newlines, with text before and after them.
+func paragraphBreaks(raw string) []int {
+	var out []int
+	for i := 0; i < len(raw); {
+		if raw[i] != ' ' && raw[i] != '\n' {
+			i++
+			continue
+		}
+		j, newlines := i, 0
+		for ; j < len(raw) && (raw[j] == ' ' || raw[j] == '\n'); j++ {
+			if raw[j] == '\n' {
+				newlines++
+			}
+		}
+		if newlines >= 2 && i > 0 && j < len(raw) {
+			out = append(out, i)
+		}
+		i = j
+	}
+	return out
+}
+
+// partAt is the index of the paragraph holding byte offset off: the number
+// of breaks that begin before it.
+func partAt(breaks []int, off int) int {
+	k := 0
+	for k < len(breaks) && breaks[k] < off {
+		k++
+	}
+	return k
 }
 
 func (b *builder) emit(o owner, text string, linkChars int) int {
@@ -285,6 +348,7 @@ func (b *builder) walkLink(i int) {
 	n := &b.t.nodes[i]
 	href := n.Attrs["href"]
 	start := b.buf.Len()
+	firstRun := len(b.linkRuns)
 	b.inLink++
 	b.children(i)
 	b.inLink--
@@ -300,7 +364,11 @@ func (b *builder) walkLink(i int) {
 	l.External = external(b.base, href)
 	b.links = append(b.links, l)
 	if b.buf.Len() > 0 {
-		b.pendLinks = append(b.pendLinks, len(b.links)-1)
+		off := start
+		if firstRun < len(b.linkRuns) {
+			off = b.linkRuns[firstRun].off
+		}
+		b.pendLinks = append(b.pendLinks, pending{n: len(b.links) - 1, off: off})
 	}
 }
 

@@ -73,6 +73,9 @@ func Build(rec *normalize.Record) *Record {
 			Reason: fmt.Sprintf("the body was cut at the size cap after %d bytes", rec.Capture.BodyBytes)})
 		notes = append(notes, "the served document was truncated at the capture size cap")
 	}
+	if rec.Doc.RootHidden != "" {
+		notes = append(notes, "the page hides itself until a script runs ("+rec.Doc.RootHidden+"); a loading state, so its text is read as shown, not as hidden")
+	}
 	notes = append(notes, outcomeNotes...)
 	notes = append(notes, ldNotes...)
 	g.Counts, g.Stats = counts(g, rec, t)

@@ -87,7 +87,7 @@ var chromeWords = map[string]string{
 	"comments": "comments", "comment": "comments", "disqus": "comments",
 	"ad": "ad", "ads": "ad", "advert": "ad", "advertisement": "ad", "sponsor": "ad", "sponsored": "ad",
 	"promo": "ad", "dfp": "ad", "banner": "header",
-	"newsletter": "promo", "subscribe": "promo", "signup": "promo",
+	"newsletter": "promo", "subscribe": "promo", "signup": "promo", "cta": "promo",
 	"modal": "overlay", "popup": "overlay", "overlay": "overlay",
 	"byline": "byline", "author": "byline", "authors": "byline", "bio": "byline", "authorbox": "byline",
 	"meta": "meta", "postmeta": "meta", "tags": "meta", "categories": "meta", "taxonomy": "meta",
@@ -107,18 +107,27 @@ var contentWords = map[string]bool{
 	"article": true, "content": true, "post": true, "entry": true, "story": true, "body": true, "main": true, "text": true,
 }
 
-// tokenChrome is the chrome kind a class/id list names. A content word
-// neutralises the kinds that name page regions ("article-header") but not
-// those that name what sits beside the prose ("post-tags",
-// "entry-share", "article-comments").
+// tokenChrome is the chrome kind a class/id list names; a strong kind
+// (what sits beside the prose) wins over a region word in the same list
+// ("zone-widget cta-letter" is a promo). A content word neutralises the
+// kinds that name page regions ("article-header") but not the strong ones
+// ("post-tags", "entry-share", "article-comments").
 func tokenChrome(tokens []string) (kind, tok string, mixed bool) {
 	content := false
 	for _, w := range tokens {
 		content = content || contentWords[w]
 	}
 	for _, w := range tokens {
-		if k, ok := chromeWords[w]; ok && (!content || strongInsideArticle[k]) {
+		if k, ok := chromeWords[w]; ok && strongInsideArticle[k] {
 			return k, w, content
+		}
+	}
+	if content {
+		return "", "", false
+	}
+	for _, w := range tokens {
+		if k, ok := chromeWords[w]; ok {
+			return k, w, false
 		}
 	}
 	return "", "", false
@@ -254,11 +263,18 @@ var rightsReserved = []string{
 	"tutti i diritti riservati", "wszelkie prawa zastrzeżone", "alle rechten voorbehouden", "todos os direitos reservados",
 }
 
+// isBoilerplate is a rights notice: a line of up to 200 characters that
+// carries one, or up to 400 that opens with it ("© 2022, Site. This
+// article is the copyrighted property of …").
 func isBoilerplate(s string) bool {
-	if utf8.RuneCountInString(s) > 200 {
+	n := utf8.RuneCountInString(s)
+	if n > 400 {
 		return false
 	}
 	l := strings.ToLower(s)
+	if n > 200 {
+		return strings.HasPrefix(l, "©") || strings.HasPrefix(l, "copyright ")
+	}
 	if strings.Contains(l, "©") || strings.HasPrefix(l, "copyright ") {
 		return true
 	}

@@ -32,19 +32,29 @@ const (
 func (b *builder) textSignals() {
 	title := textnorm.Key(b.pageTitle())
 	// seen counts a short line's copies; inChrome marks lines the page
-	// also shows in its chrome (a headline repeated in a teaser list).
+	// also shows in its chrome (a headline repeated in a teaser list). A
+	// copy that is chrome only for being a link (a product name linked
+	// once in the article) does not make the plain copies chrome.
 	seen := make(map[string]int, len(b.blocks))
 	inChrome := make(map[string]bool)
 	for i := range b.blocks {
 		if d := &b.blocks[i]; utf8.RuneCountInString(d.Text) <= repeatMaxChars && d.Type != TypeHeading {
 			key := textnorm.Key(d.Text)
 			seen[key]++
-			inChrome[key] = inChrome[key] || d.Role != "content"
+			inChrome[key] = inChrome[key] || (d.Role != "content" && d.Chrome != "link_list")
 		}
 	}
 	kept := make(map[string]bool)
+	// keptAt is the number of headings before a kept line's last copy: a
+	// copy under a later heading is a plan or a menu that repeats itself
+	// section by section, not a slide's caption.
+	keptAt := make(map[string]int)
+	headings := 0
 	for i := range b.blocks {
 		d := &b.blocks[i]
+		if d.Type == TypeHeading {
+			headings++
+		}
 		if d.Role != "content" {
 			continue
 		}
@@ -53,7 +63,7 @@ func (b *builder) textSignals() {
 		switch {
 		case (d.Type == TypeHeading || d.Type == TypeMedia) && repeatsTitle(key, title):
 			d.Role, d.Chrome, d.Reason = "chrome", "title", "repeats the page title (the record's title field)"
-		case d.Type != TypeHeading && kept[key] && utf8.RuneCountInString(d.Text) >= dupMinChars:
+		case d.Type != TypeHeading && kept[key] && keptAt[key] == headings && utf8.RuneCountInString(d.Text) >= dupMinChars:
 			// A sentence-long line the content already showed: a gallery's
 			// caption repeated per slide.
 			d.Role, d.Chrome, d.Reason = "chrome", "repeated", "repeats an earlier content block word for word"
@@ -65,7 +75,7 @@ func (b *builder) textSignals() {
 			// (a schedule, a recipe) stay.
 			d.Role, d.Chrome, d.Reason = "chrome", "repeated", "short text the page repeats ("+itoa(seen[key])+" times)"
 		case short || d.Type != TypeHeading:
-			kept[key] = true
+			kept[key], keptAt[key] = true, headings
 		}
 	}
 	b.trimEdges()
@@ -112,9 +122,12 @@ func (b *builder) trimEdges() {
 	if first < 0 {
 		return
 	}
+	// Parts of one element's text (a <p> split by <br><br>) go together:
+	// a short part beside a longer kept one is an item of the same list.
+	long := b.partsOfLongRuns()
 	for i := range b.blocks {
 		d := &b.blocks[i]
-		if d.Role != "content" || d.node < 0 || (i >= first && i <= last) {
+		if d.Role != "content" || d.node < 0 || (i >= first && i <= last) || long[i] {
 			continue
 		}
 		if d.Type == TypeHeading || d.Type == TypeListItem || b.t.nodes[d.node].Tag == "summary" {
@@ -146,6 +159,28 @@ func (b *builder) trimEdges() {
 			d.Role, d.Chrome, d.Reason = "chrome", "edge", "heading over chrome only (what it heads is not content)"
 		}
 	}
+}
+
+// partsOfLongRuns marks the paragraphs of runs of consecutive blocks from
+// one element (its text split at blank lines) in which some part is
+// content and longer than an edge line.
+func (b *builder) partsOfLongRuns() []bool {
+	long := make([]bool, len(b.blocks))
+	for i := 0; i < len(b.blocks); {
+		j, keep := i, false
+		for ; j < len(b.blocks) && b.blocks[j].node == b.blocks[i].node && b.blocks[j].Type == TypeParagraph; j++ {
+			keep = keep || (b.blocks[j].Role == "content" && !edgeLine(&b.blocks[j]))
+		}
+		if j == i {
+			j++
+		} else if keep && j-i > 1 {
+			for k := i; k < j; k++ {
+				long[k] = true
+			}
+		}
+		i = j
+	}
+	return long
 }
 
 // headed reports whether content blocks, and whether chrome blocks, follow

@@ -59,7 +59,7 @@ func (b *builder) walkMedia(i int) {
 func (b *builder) placeMedia(i, idx int, standalone bool) {
 	if !standalone {
 		if b.buf.Len() > 0 {
-			b.bufMedia = append(b.bufMedia, idx)
+			b.bufMedia = append(b.bufMedia, pending{n: idx, off: b.buf.Len()})
 		}
 		return
 	}

@@ -26,6 +26,7 @@ func readHTML(out *Record, rec *capture.Record) error {
 	w.reserve(countSubtree(doc))
 	w.document(doc)
 	w.applyStyleSheets()
+	w.showLoadingState()
 	return nil
 }
 

@@ -120,6 +120,10 @@ type Doc struct {
 	JSONLD    []string          `json:"jsonld,omitempty"`    // raw text of each application/ld+json script
 	Noscript  []string          `json:"noscript,omitempty"`  // normalised text of each <noscript>
 	Scripts   Scripts           `json:"scripts"`
+	// RootHidden is the loading-state rules that hid html, body or the
+	// wrapper of the whole page until a script lifts them ("body: body
+	// { visibility: hidden }"): recorded, not applied (showLoadingState).
+	RootHidden string `json:"root_hidden,omitempty"`
 }
 
 // Scripts summarises the page's scripts (they never become text).

@@ -424,3 +424,110 @@ func emptyInset(a []string) bool {
 	}
 	return false
 }
+
+// Loading states: a page that hides itself until a script has run
+// ("anti-flicker": body { visibility: hidden }, .async-hide { opacity: 0 }
+// on html, [v-cloak] { display: none } or .loading { visibility: hidden }
+// on the wrapper of the whole page). Read literally, every word would be
+// latent and the page empty; a browser shows the page a moment later.
+// showLoadingState lifts such a display, visibility or opacity hide, in a
+// page that has scripts, and records it in Doc.RootHidden ("tag: rule").
+// Hiding anywhere else, a page without scripts (nothing will ever show
+// it) and a page that shows text of its own beside the hidden part keep
+// their verdicts, so hidden text inside a visible page stays latent.
+func (w *walker) showLoadingState() {
+	if w.out.Doc.Scripts.Count == 0 {
+		return
+	}
+	var found []string
+	if id := w.showRoot(&found); id >= 0 {
+		w.showWrapper(id, &found)
+	}
+	w.out.Doc.RootHidden = strings.Join(found, "; ")
+}
+
+// loadingHide reports whether reason is one a loading state uses.
+func loadingHide(reason string) bool {
+	return reason == HiddenDisplay || reason == HiddenVisibility || reason == HiddenOpacity
+}
+
+// showRoot lifts a loading-state hide on html and body and returns body's
+// id, or -1.
+func (w *walker) showRoot(found *[]string) int {
+	root := -1
+	for id := range w.out.Nodes {
+		n := &w.out.Nodes[id]
+		isRoot := n.Tag == "html" && n.Parent == -1
+		isBody := n.Tag == "body" && n.Parent == root && root >= 0
+		if !isRoot && !isBody {
+			continue
+		}
+		if isRoot {
+			root = id
+		}
+		if loadingHide(n.Hidden) {
+			*found = append(*found, n.Tag+": "+n.HiddenRule)
+			n.Hidden, n.HiddenRule = "", ""
+		}
+		if isBody {
+			return id
+		}
+	}
+	return -1
+}
+
+// showWrapper lifts a loading-state hide on the element that holds at
+// least half of body's text, and 500 bytes or more, when the page shows
+// next to nothing else (under 200 bytes of text, or 5%): a wrapper of the
+// whole page kept hidden until a script has run.
+func (w *walker) showWrapper(body int, found *[]string) {
+	nodes := w.out.Nodes
+	if !anyLoadingHide(nodes[body+1:]) {
+		return
+	}
+	size := make([]int, len(nodes)) // text bytes in each subtree
+	for i := len(nodes) - 1; i > body; i-- {
+		if nodes[i].Tag == textTag && nodes[i].Text != " " {
+			size[i] += len(nodes[i].Text)
+		}
+		if p := nodes[i].Parent; p >= 0 {
+			size[p] += size[i]
+		}
+	}
+	total := size[body]
+	if w.out.Nodes[body].Hidden != "" || total < 500 {
+		return
+	}
+	hidden := make([]bool, len(nodes)) // under a hidden element
+	hiddenText, best := 0, -1
+	for i := body + 1; i < len(nodes); i++ {
+		p := nodes[i].Parent
+		if p >= 0 && hidden[p] {
+			hidden[i] = true
+			continue
+		}
+		if nodes[i].Hidden == "" {
+			continue
+		}
+		hidden[i] = true
+		hiddenText += size[i]
+		if best < 0 && loadingHide(nodes[i].Hidden) && size[i]*2 >= total {
+			best = i
+		}
+	}
+	if best < 0 || total-hiddenText >= max(200, total/20) {
+		return
+	}
+	n := &w.out.Nodes[best]
+	*found = append(*found, n.Tag+": "+n.HiddenRule)
+	n.Hidden, n.HiddenRule = "", ""
+}
+
+func anyLoadingHide(nodes []Node) bool {
+	for i := range nodes {
+		if loadingHide(nodes[i].Hidden) {
+			return true
+		}
+	}
+	return false
+}

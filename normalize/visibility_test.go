@@ -188,3 +188,75 @@ func TestSecretValuesNeverKept(t *testing.T) {
 		t.Errorf("secret in output: %s", line)
 	}
 }
+
+// A loading-state hide on html or body (lifted by a script) is recorded,
+// not applied; everything below body, and a page without scripts, keeps
+// its verdicts.
+func TestRootHideIsALoadingState(t *testing.T) {
+	const script = `<script>document.body.style.visibility = "visible"</script>`
+	tests := []struct {
+		name, head, html, body string
+		rootHidden             string // Doc.RootHidden; "" = hides as before
+	}{
+		{"body visibility", `<style>body { visibility: hidden }</style>` + script, ``, ``, "body: body { visibility: hidden }"},
+		{"html opacity by class", `<style>.async-hide { opacity: 0 !important }</style>` + script, ` class="async-hide"`, ``, "html: .async-hide { opacity: 0 }"},
+		{"body display inline", script, ``, ` style="display:none"`, `body: style="display:none"`},
+		{"html and body", `<style>html{opacity:0} body{display:none}</style>` + script, ``, ``, "html: html { opacity: 0 }; body: body { display: none }"},
+		{"no script: still hidden", `<style>body { visibility: hidden }</style>`, ``, ``, ""},
+		{"offscreen body is not a loading state", `<style>body { position:absolute; left:-9999px }</style>` + script, ``, ``, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mustNormalize(t, `<html`+tc.html+`><head>`+tc.head+`</head><body`+tc.body+`><p id=t>x</p><p id=h class=promo style="display:none">secret</p></body></html>`)
+			if r.Doc.RootHidden != tc.rootHidden {
+				t.Errorf("root_hidden = %q, want %q", r.Doc.RootHidden, tc.rootHidden)
+			}
+			rootHidden := false
+			for _, n := range r.Nodes {
+				if (n.Tag == "html" || n.Tag == "body") && n.Hidden != "" {
+					rootHidden = true
+				}
+			}
+			if rootHidden != (tc.rootHidden == "") {
+				t.Errorf("html/body hidden = %v, want %v", rootHidden, tc.rootHidden == "")
+			}
+			if h := byID(t, r, "h"); h.Hidden != HiddenDisplay {
+				t.Errorf("hidden paragraph below body: hidden = %q, want %q", h.Hidden, HiddenDisplay)
+			}
+		})
+	}
+}
+
+// The wrapper of a whole page hidden until a script runs is a loading
+// state too; a hidden part of a page that shows text of its own is not.
+func TestPageWrapperHideIsALoadingState(t *testing.T) {
+	const script = `<script>document.querySelector(".loading").className = ""</script>`
+	article := strings.Repeat("A sentence of the article that the page shows once loaded. ", 12)
+	tests := []struct {
+		name, head, before string
+		lifted             bool
+	}{
+		{"wrapper hidden", `<style>.loading { visibility: hidden }</style>` + script, ``, true},
+		{"wrapper hidden inline", script, ``, true},
+		{"no script", `<style>.loading { visibility: hidden }</style>`, ``, false},
+		{"page shows text of its own", `<style>.loading { visibility: hidden }</style>` + script, `<p>` + article + `</p>`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			style := ""
+			if tc.name == "wrapper hidden inline" {
+				style = ` style="visibility:hidden"`
+			}
+			r := mustNormalize(t, `<html><head>`+tc.head+`</head><body>`+tc.before+`<div id=w class=loading`+style+`><p>`+article+`</p><p id=h style="display:none">secret</p></div></body></html>`)
+			if got := byID(t, r, "w").Hidden == ""; got != tc.lifted {
+				t.Errorf("wrapper shown = %v, want %v (root_hidden %q)", got, tc.lifted, r.Doc.RootHidden)
+			}
+			if got := r.Doc.RootHidden != ""; got != tc.lifted {
+				t.Errorf("root_hidden = %q, want set = %v", r.Doc.RootHidden, tc.lifted)
+			}
+			if h := byID(t, r, "h"); h.Hidden != HiddenDisplay {
+				t.Errorf("hidden paragraph in the wrapper: hidden = %q, want %q", h.Hidden, HiddenDisplay)
+			}
+		})
+	}
+}
