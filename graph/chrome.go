@@ -40,6 +40,7 @@ func (z zone) enter(t *tree, i int) zone {
 		return z
 	}
 	if kind, tok, mixed := tokenChrome(t.tokens[i]); kind != "" {
+		mixed = mixed || kind == "ad" && modifierOnly(n.Attrs["class"], n.Attrs["id"], tok)
 		// A class name is a weaker signal than a landmark: inside the main
 		// article it only counts for kinds that never carry the article,
 		// and a weak one never replaces a strong one from outside (a
@@ -51,6 +52,34 @@ func (z zone) enter(t *tree, i int) zone {
 		}
 	}
 	return z
+}
+
+// modifierOnly reports that word appears in the class list only as a BEM
+// modifier and not in the id. For ad words that is a weak signal,
+// outvoted by prose: "TestReport__Section--Ads" is a section variant that
+// hosts ad slots, not an ad ("list--related", by contrast, is a related
+// list, so other kinds keep their strength).
+func modifierOnly(class, id, word string) bool {
+	if strings.Contains(strings.ToLower(id), word) {
+		return false
+	}
+	l := strings.ToLower(class)
+	found := false
+	for rest := l; ; {
+		j := strings.Index(rest, word)
+		if j < 0 {
+			return found
+		}
+		end := j + len(word)
+		if end < len(rest) && isLowerASCII(rest[end]) {
+			rest = rest[end:]
+			continue
+		}
+		if !strings.HasSuffix(rest[:j], "--") {
+			return false
+		}
+		found, rest = true, rest[end:]
+	}
 }
 
 // landmarkChrome maps landmark elements and ARIA roles to chrome kinds.

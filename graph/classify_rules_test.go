@@ -81,6 +81,13 @@ func TestClassifierRules(t *testing.T) {
 <h2>Plan B</h2><p>` + prose("second") + `</p><p>Asparagus and eggs with one cup of asparagus, two poached eggs and half a cup of sweet potato.</p>
 <p>` + prose("third") + `</p><p>1) A long item of the list with its own description, long enough not to be a label at all<br><br>2) Short item<br><br>3) Another long item of the list, with a description that goes on for a while</p></article>`,
 		content: []string{"The first", "The second", "Asparagus", "2) Short item"},
+	}, {
+		name: "an ad word only in a BEM modifier is outvoted by prose; a related modifier and an ad block are not",
+		body: `<article><p>` + prose("first") + `</p><section class="Report__Section Report__Section--Ads"><h2>Verdict</h2><p>` + prose("second") + `</p><p>` + prose("third") + `</p><p>` + prose("fourth") + `</p><p>` + prose("fifth") + `</p><p>` + prose("sixth") + `</p></section>
+<ul class="list list--related"><li><a href="/a">Another story about the bridges of the towns</a></li><li><a href="/b">And one more story, about rivers</a></li></ul>
+<div class="ad-slot"><p>Buy the best garden hoses of the year at half the price, this week only.</p></div></article>`,
+		content: []string{"The first", "Verdict", "The second", "The sixth"},
+		chrome:  []string{"Another story", "Buy the best"},
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/aymerick/douceur/css"
 	"github.com/aymerick/douceur/parser"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -435,7 +436,10 @@ func emptyInset(a []string) bool {
 // Hiding anywhere else, a page without scripts (nothing will ever show
 // it) and a page that shows text of its own beside the hidden part keep
 // their verdicts, so hidden text inside a visible page stays latent.
+// It first lets through what a zero font size does not hide
+// (showFontSizeResets), as both run once the style sheets are applied.
 func (w *walker) showLoadingState() {
+	w.showFontSizeResets()
 	if w.out.Doc.Scripts.Count == 0 {
 		return
 	}
@@ -511,7 +515,7 @@ func (w *walker) showWrapper(body int, found *[]string) {
 		}
 		hidden[i] = true
 		hiddenText += size[i]
-		if best < 0 && loadingHide(nodes[i].Hidden) && size[i]*2 >= total {
+		if best < 0 && loadingHide(nodes[i].Hidden) && loadingNamed(&nodes[i]) && size[i]*2 >= total {
 			best = i
 		}
 	}
@@ -523,11 +527,219 @@ func (w *walker) showWrapper(body int, found *[]string) {
 	n.Hidden, n.HiddenRule = "", ""
 }
 
+// loadingWords name a loading state in a wrapper's class, id or hiding
+// rule: [v-cloak], .async-hide, .loading, .preload, anti-flicker snippets.
+var loadingWords = []string{"loading", "preload", "cloak", "async-hide", "anti-flicker"}
+
+// loadingNamed reports whether n says it is a loading state. A hidden
+// wrapper without such a name stays hidden however little the page shows
+// beside it: otherwise a page showing one line and hiding a long text for
+// agents would have that text read as content.
+func loadingNamed(n *Node) bool {
+	s := strings.ToLower(n.HiddenRule + " " + n.Attrs["class"] + " " + n.Attrs["id"])
+	for _, w := range loadingWords {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
 func anyLoadingHide(nodes []Node) bool {
 	for i := range nodes {
 		if loadingHide(nodes[i].Hidden) {
 			return true
 		}
+	}
+	return false
+}
+
+// showFontSizeResets lets through what a zero font size does not hide. A
+// row set to font-size 0 (closing the gaps between inline-block columns)
+// whose columns set a size again shows the columns: the verdict moves from
+// the zero-size element to its own text and to the children that set no
+// size of their own. Only an absolute, non-zero size declared on the
+// descendant itself (inline or in a matched rule) counts, so text hidden by
+// a zero font size stays latent unless the page explicitly shows it again.
+func (w *walker) showFontSizeResets() {
+	zero := false
+	for i := range w.out.Nodes {
+		if w.out.Nodes[i].Hidden == HiddenFontSize && w.out.Nodes[i].Tag != textTag {
+			zero = true
+			break
+		}
+	}
+	if !zero {
+		return
+	}
+	sized := w.sizedElements()
+	nodes := w.out.Nodes
+	below := make([]bool, len(nodes)) // a strict descendant sets a size
+	kids := make([][]int, len(nodes))
+	for i := len(nodes) - 1; i >= 0; i-- {
+		if p := nodes[i].Parent; p >= 0 {
+			below[p] = below[p] || below[i] || sized[i]
+			kids[p] = append(kids[p], i)
+		}
+	}
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Hidden == HiddenFontSize && n.Tag != textTag && below[i] {
+			rule := n.HiddenRule
+			n.Hidden, n.HiddenRule = "", ""
+			spreadZeroSize(nodes, kids, sized, below, i, rule)
+		}
+	}
+}
+
+// spreadZeroSize hides the children of id that inherit its zero size:
+// text that is not blank, and elements that set no size again (or, when a
+// descendant of theirs does, their own children in turn).
+func spreadZeroSize(nodes []Node, kids [][]int, sized, below []bool, id int, rule string) {
+	for j := len(kids[id]) - 1; j >= 0; j-- { // kids were gathered last first
+		c := kids[id][j]
+		n := &nodes[c]
+		switch {
+		case n.Hidden != "" || sized[c] || n.Tag == textTag && strings.TrimSpace(n.Text) == "":
+		case n.Tag != textTag && below[c]:
+			spreadZeroSize(nodes, kids, sized, below, c, rule)
+		default:
+			n.Hidden, n.HiddenRule = HiddenFontSize, rule
+		}
+	}
+}
+
+// sizedElements marks the elements whose inline style or a matched
+// style-sheet rule sets an absolute, non-zero font size.
+func (w *walker) sizedElements() []bool {
+	sized := make([]bool, len(w.out.Nodes))
+	for id, d := range w.inline {
+		if v, ok := d.get("font-size"); ok && absoluteSize(v.value) {
+			sized[id] = true
+		}
+	}
+	rules := w.sizingRules()
+	if len(rules) == 0 {
+		return sized
+	}
+	index := newElementIndex(w.elems, keysOf(rules))
+	work, matched := 0, 0
+	for _, r := range rules {
+		for _, sel := range r.selectors {
+			m, ok := compileSelector(sel)
+			if !ok {
+				continue
+			}
+			cands := index.candidates(sel)
+			_, combinators := splitCompounds(sel)
+			work += len(cands) * (1 + combinators*w.meanDepth())
+			if matched++; matched > maxHidingSelectors || work > maxMatchWork {
+				return sized
+			}
+			for _, id := range cands {
+				if !sized[id] && m.Match(w.elems[id]) {
+					sized[id] = true
+				}
+			}
+		}
+	}
+	return sized
+}
+
+// sizingRules reads the page's style sheets again (only pages with a zero
+// font size get here) for the rules that set an absolute font size.
+func (w *walker) sizingRules() []hidingRule {
+	var out []hidingRule
+	var collect func(rules []*css.Rule, depth int)
+	collect = func(rules []*css.Rule, depth int) {
+		for _, r := range rules {
+			switch {
+			case r.Kind == css.QualifiedRule:
+				d := toDecls(r.Declarations)
+				if v, ok := d.get("font-size"); ok && absoluteSize(v.value) {
+					out = append(out, hidingRule{selectors: r.Selectors, decls: d})
+				}
+			case strings.EqualFold(r.Name, "@media") && mediaApplies(r.Prelude) && depth < maxMediaNesting:
+				collect(r.Rules, depth+1)
+			}
+		}
+	}
+	for _, sheet := range w.sheets {
+		s := sizingOnly(cleanCSS(sheet, false))
+		if !cheapToParse(s) {
+			continue
+		}
+		rules, _ := parser.NewParser(s).ParseRules()
+		collect(rules, 0)
+	}
+	return out
+}
+
+// sizingOnly is pruneRules for sizing rules: the qualified rules whose
+// block sets an absolute font size, inside @media blocks that apply to
+// screens, before douceur (slow) parses them.
+func sizingOnly(s string) string {
+	var b strings.Builder
+	var lower []byte
+	depth := 0
+	for i := 0; i < len(s); {
+		j := scanTo(s, i, &stopsStatement)
+		if j < 0 {
+			break
+		}
+		switch s[j] {
+		case ';':
+			i = j + 1
+		case '}':
+			if depth > 0 {
+				b.WriteByte('}')
+				depth--
+			}
+			i = j + 1
+		default:
+			prelude := strings.TrimSpace(s[i:j])
+			end := matchingBrace(s, j)
+			if strings.HasPrefix(prelude, "@media") && mediaApplies(strings.TrimPrefix(prelude, "@media")) {
+				b.WriteString(s[i : j+1])
+				depth++
+				i = j + 1
+				continue
+			}
+			if !strings.HasPrefix(prelude, "@") {
+				var block string
+				block, lower = lowerBlock(lower, s[j:end])
+				if valueOf(block, "font-size", absoluteSize) {
+					b.WriteString(s[i:end])
+					b.WriteByte('\n')
+				}
+			}
+			i = end
+		}
+	}
+	return b.String()
+}
+
+// absoluteSizeKeywords are the font-size keywords that do not depend on
+// the parent's size.
+var absoluteSizeKeywords = map[string]bool{
+	"xx-small": true, "x-small": true, "small": true, "medium": true, "large": true,
+	"x-large": true, "xx-large": true, "xxx-large": true, "initial": true,
+}
+
+// absoluteSize reports a font size above zero that does not scale with
+// the parent's (em, %, ex, ch and "inherit" of a zero size are zero).
+func absoluteSize(v string) bool {
+	v = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important"))
+	if absoluteSizeKeywords[v] {
+		return true
+	}
+	f, unit, ok := number(v)
+	if !ok || f <= 0 {
+		return false
+	}
+	switch unit {
+	case "px", "pt", "pc", "rem", "in", "cm", "mm", "q", "vw", "vh", "vmin", "vmax":
+		return true
 	}
 	return false
 }

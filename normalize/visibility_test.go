@@ -240,6 +240,7 @@ func TestPageWrapperHideIsALoadingState(t *testing.T) {
 		{"wrapper hidden inline", script, ``, true},
 		{"no script", `<style>.loading { visibility: hidden }</style>`, ``, false},
 		{"page shows text of its own", `<style>.loading { visibility: hidden }</style>` + script, `<p>` + article + `</p>`, false},
+		{"wrapper without a loading name", `<style>#w { display: none }</style>` + script, `<p>Welcome</p>`, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -247,7 +248,11 @@ func TestPageWrapperHideIsALoadingState(t *testing.T) {
 			if tc.name == "wrapper hidden inline" {
 				style = ` style="visibility:hidden"`
 			}
-			r := mustNormalize(t, `<html><head>`+tc.head+`</head><body>`+tc.before+`<div id=w class=loading`+style+`><p>`+article+`</p><p id=h style="display:none">secret</p></div></body></html>`)
+			class := " class=loading"
+			if tc.name == "wrapper without a loading name" {
+				class = ""
+			}
+			r := mustNormalize(t, `<html><head>`+tc.head+`</head><body>`+tc.before+`<div id=w`+class+style+`><p>`+article+`</p><p id=h style="display:none">secret</p></div></body></html>`)
 			if got := byID(t, r, "w").Hidden == ""; got != tc.lifted {
 				t.Errorf("wrapper shown = %v, want %v (root_hidden %q)", got, tc.lifted, r.Doc.RootHidden)
 			}
@@ -258,5 +263,40 @@ func TestPageWrapperHideIsALoadingState(t *testing.T) {
 				t.Errorf("hidden paragraph in the wrapper: hidden = %q, want %q", h.Hidden, HiddenDisplay)
 			}
 		})
+	}
+}
+
+// A zero font size hides only what inherits it: a descendant that sets an
+// absolute size again shows, and the verdict moves to the rest.
+func TestZeroFontSizeReset(t *testing.T) {
+	const css = `<style>.row { font-size: 0 } .col { font-size: 16px }</style>`
+	r := mustNormalize(t, css+`<div id=r class=row>stray<div id=c class=col>shown</div>`+
+		`<div id=w><p id=d class=col>deep</p><p id=z>no size</p></div>`+
+		`<span id=e style="font-size:1.2em">relative</span><span id=i style="font-size:14px">inline</span></div>`+
+		`<div id=n class=row><p id=m>never reset</p></div>`)
+	want := map[string]string{"r": "", "c": "", "w": "", "d": "", "i": "", "z": HiddenFontSize, "e": HiddenFontSize, "n": HiddenFontSize, "m": ""}
+	for id, reason := range want {
+		if got := byID(t, r, id).Hidden; got != reason {
+			t.Errorf("#%s hidden = %q, want %q", id, got, reason)
+		}
+	}
+	if z := byID(t, r, "z"); z.HiddenRule != ".row { font-size: 0 }" {
+		t.Errorf("moved verdict rule = %q", z.HiddenRule)
+	}
+	for _, n := range r.Nodes {
+		if n.Tag == textTag && n.Text == "stray" && n.Hidden != HiddenFontSize {
+			t.Errorf("the zero-size element's own text: hidden = %q, want %q", n.Hidden, HiddenFontSize)
+		}
+	}
+}
+
+func TestAbsoluteSize(t *testing.T) {
+	for v, want := range map[string]bool{
+		"16px": true, "1rem": true, "12pt": true, "medium": true, "initial": true, "14px !important": true,
+		"0": false, "0px": false, "1em": false, "100%": false, "inherit": false, "larger": false, "calc(1rem + 2px)": false,
+	} {
+		if got := absoluteSize(v); got != want {
+			t.Errorf("absoluteSize(%q) = %v, want %v", v, got, want)
+		}
 	}
 }
