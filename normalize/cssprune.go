@@ -9,7 +9,12 @@ import "strings"
 // at-rule, and every @media block for print or a condition, is dropped
 // whole. It returns the pruned sheet and the number of qualified rules seen
 // in applicable scope.
-func pruneRules(s string) (string, int) {
+func pruneRules(s string) (string, int) { return pruneSheet(s, mayHide) }
+
+// pruneSheet keeps the qualified rules whose lower-cased declaration block
+// passes keep, inside @media blocks that apply to screens, and counts the
+// qualified rules seen in applicable scope.
+func pruneSheet(s string, keep func(block string) bool) (string, int) {
 	var b strings.Builder
 	var lower []byte // scratch for lower-casing blocks
 	rules := 0
@@ -42,7 +47,7 @@ func pruneRules(s string) (string, int) {
 				rules++
 				var block string
 				block, lower = lowerBlock(lower, s[j:end])
-				if mayHide(block) {
+				if keep(block) {
 					b.WriteString(s[i:end])
 					b.WriteByte('\n')
 				}

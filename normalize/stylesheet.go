@@ -112,6 +112,15 @@ func (w *walker) applyStyleSheets() {
 	if len(rules) == 0 {
 		return
 	}
+	w.matchRules(rules, nil, func(id int, sel string, r hidingRule) { w.applyRule(id, sel, r.decls) })
+}
+
+// matchRules calls apply for every element a selector of rules matches, in
+// rule order, skipping the elements skip rejects (nil skips none). The
+// work is bounded: at most maxHidingSelectors selectors and maxMatchWork
+// candidate checks, each combinator counted as a walk up the ancestors;
+// past either bound the rest is not matched.
+func (w *walker) matchRules(rules []hidingRule, skip func(id int) bool, apply func(id int, sel string, r hidingRule)) {
 	index := newElementIndex(w.elems, keysOf(rules))
 	work, matched := 0, 0
 	for _, r := range rules {
@@ -124,14 +133,13 @@ func (w *walker) applyStyleSheets() {
 			if matched++; matched > maxHidingSelectors {
 				return
 			}
-			// Each combinator may walk the ancestors of a candidate.
 			_, combinators := splitCompounds(sel)
 			if work += len(cands) * (1 + combinators*w.meanDepth()); work > maxMatchWork {
 				return
 			}
 			for _, id := range cands {
-				if m.Match(w.elems[id]) {
-					w.applyRule(id, sel, r.decls)
+				if (skip == nil || !skip(id)) && m.Match(w.elems[id]) {
+					apply(id, sel, r)
 				}
 			}
 		}

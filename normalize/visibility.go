@@ -622,27 +622,7 @@ func (w *walker) sizedElements() []bool {
 	if len(rules) == 0 {
 		return sized
 	}
-	index := newElementIndex(w.elems, keysOf(rules))
-	work, matched := 0, 0
-	for _, r := range rules {
-		for _, sel := range r.selectors {
-			m, ok := compileSelector(sel)
-			if !ok {
-				continue
-			}
-			cands := index.candidates(sel)
-			_, combinators := splitCompounds(sel)
-			work += len(cands) * (1 + combinators*w.meanDepth())
-			if matched++; matched > maxHidingSelectors || work > maxMatchWork {
-				return sized
-			}
-			for _, id := range cands {
-				if !sized[id] && m.Match(w.elems[id]) {
-					sized[id] = true
-				}
-			}
-		}
-	}
+	w.matchRules(rules, func(id int) bool { return sized[id] }, func(id int, _ string, _ hidingRule) { sized[id] = true })
 	return sized
 }
 
@@ -679,44 +659,8 @@ func (w *walker) sizingRules() []hidingRule {
 // block sets an absolute font size, inside @media blocks that apply to
 // screens, before douceur (slow) parses them.
 func sizingOnly(s string) string {
-	var b strings.Builder
-	var lower []byte
-	depth := 0
-	for i := 0; i < len(s); {
-		j := scanTo(s, i, &stopsStatement)
-		if j < 0 {
-			break
-		}
-		switch s[j] {
-		case ';':
-			i = j + 1
-		case '}':
-			if depth > 0 {
-				b.WriteByte('}')
-				depth--
-			}
-			i = j + 1
-		default:
-			prelude := strings.TrimSpace(s[i:j])
-			end := matchingBrace(s, j)
-			if strings.HasPrefix(prelude, "@media") && mediaApplies(strings.TrimPrefix(prelude, "@media")) {
-				b.WriteString(s[i : j+1])
-				depth++
-				i = j + 1
-				continue
-			}
-			if !strings.HasPrefix(prelude, "@") {
-				var block string
-				block, lower = lowerBlock(lower, s[j:end])
-				if valueOf(block, "font-size", absoluteSize) {
-					b.WriteString(s[i:end])
-					b.WriteByte('\n')
-				}
-			}
-			i = end
-		}
-	}
-	return b.String()
+	out, _ := pruneSheet(s, func(block string) bool { return valueOf(block, "font-size", absoluteSize) })
+	return out
 }
 
 // absoluteSizeKeywords are the font-size keywords that do not depend on
