@@ -119,6 +119,9 @@ func (b *builder) walk(i int) {
 
 	switch n.Tag {
 	case "br":
+		if b.buf.Len() == 0 {
+			b.bufOwner = b.owner() // a run may open with a <br>: it is this element's
+		}
 		b.buf.WriteByte('\n')
 		return
 	case "a":

@@ -201,10 +201,10 @@ const outvoteChars = 600
 
 // scoreBlock adds one text block's score to its ancestors.
 func (b *builder) scoreBlock(c *container, d *draft) {
-	if d.node < 0 || (d.Type != TypeParagraph && d.Type != TypeQuote && d.Type != TypeCode && d.Type != TypeListItem) {
+	chars := utf8.RuneCountInString(d.Text)
+	if d.node < 0 || !scoresAsText(d, chars) {
 		return
 	}
-	chars := utf8.RuneCountInString(d.Text)
 	if chars < 25 || float64(d.linkChars) > 0.5*float64(chars) {
 		return
 	}
@@ -239,6 +239,23 @@ func (b *builder) scoreBlock(c *container, d *draft) {
 		a = t.nodes[a].Parent
 	}
 }
+
+// scoresAsText reports whether a block's text scores its ancestors: a
+// paragraph, quote, code block or list item, or a heading that holds a
+// sentence or more (an article set entirely in <h3>/<h4>).
+func scoresAsText(d *draft, chars int) bool {
+	switch d.Type {
+	case TypeParagraph, TypeQuote, TypeCode, TypeListItem:
+		return true
+	case TypeHeading:
+		return chars >= longHeadingChars
+	}
+	return false
+}
+
+// longHeadingChars is the length from which a heading's text is scored
+// like a paragraph's.
+const longHeadingChars = 100
 
 // ownsText reports whether element i is its text's own block, like a <p>
 // or a <div> holding only inline content (readability turns those into

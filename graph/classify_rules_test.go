@@ -205,3 +205,31 @@ func TestLineLinkedOnceStaysContentElsewhere(t *testing.T) {
 		t.Errorf("the linked copy and the plain one are %v, want chrome,content", roles)
 	}
 }
+
+func TestTextAfterHeadingAndBreakIsAParagraph(t *testing.T) {
+	g := buildHTML(t, `<!doctype html><html><body><article><section class="body">`+prose("first")+`<br><br><h2>Structure</h2><br>`+prose("second")+`<br><br>`+prose("third")+`</section></article></body></html>`)
+	for _, b := range g.Blocks {
+		if strings.HasPrefix(b.Text, "The second") && b.Type != TypeParagraph {
+			t.Errorf("text after </h2><br> is a %s, want a paragraph", b.Type)
+		}
+	}
+	if r := roleOf(t, g, "The second"); r != "content" {
+		t.Errorf("text after a heading and a <br> is %s, want content", r)
+	}
+}
+
+func TestArticleSetInLongHeadingsScores(t *testing.T) {
+	long := func(w string) string {
+		return "<h3>The " + w + " heading holds a whole sentence, with commas, clauses and a date, as some editors set their entire posts.</h3>"
+	}
+	g := buildHTML(t, `<!doctype html><html><body><div class="col-main"><article>`+long("first")+long("second")+long("third")+`</article></div>
+<div class="col-side"><div class="teaser"><p>A teaser paragraph of another post, with a few commas, one clause, and enough text to score a little.</p></div></div></body></html>`)
+	for _, p := range []string{"The first", "The second", "The third"} {
+		if r := roleOf(t, g, p); r != "content" {
+			t.Errorf("%q is %s, want content", p, r)
+		}
+	}
+	if r := roleOf(t, g, "A teaser"); r != "chrome" {
+		t.Errorf("the teaser is %s, want chrome", r)
+	}
+}

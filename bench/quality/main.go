@@ -6,6 +6,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -27,6 +28,7 @@ func main() {
 	out := flag.String("out", ".bench/quality", "write DIR/<set>/<system>/<id>.txt")
 	sets := flag.String("sets", bench.SetScrapinghub+","+bench.SetTrafilatura, "comma-separated evaluation sets")
 	peers := flag.Bool("peers", false, "also run the Go peers (go-readability v2, go-trafilatura)")
+	flag.StringVar(&captureCache, "captures", "", "keep capture records in DIR/<set>/<id>.json and reuse them (rendered pages vary from run to run)")
 	flag.Parse()
 	systems := []extractor{{"sieve", func(_ bench.Page, rec *capture.Record) (string, error) { return bench.SieveText(rec) }}}
 	if *peers {
@@ -56,7 +58,7 @@ func runSet(set, out string, systems []extractor) error {
 	defer cp.Close()
 	recs := make([]*capture.Record, len(pages))
 	for i, p := range pages {
-		if recs[i], err = bench.CapturePage(cp, set, tmp, p); err != nil {
+		if recs[i], err = capturePage(cp, set, tmp, p); err != nil {
 			return err
 		}
 	}
@@ -79,6 +81,36 @@ func runSet(set, out string, systems []extractor) error {
 		fmt.Printf("%s\t%s\t%d pages\t%.2f s\t%.0f pages/s\t%d failed\n", set, sys.name, len(pages), secs, float64(len(pages))/secs, failed)
 	}
 	return nil
+}
+
+// captureCache is the -captures directory, "" for none.
+var captureCache string
+
+// capturePage captures p, or reads its record from the capture cache.
+func capturePage(cp *capture.Capturer, set, tmp string, p bench.Page) (*capture.Record, error) {
+	if captureCache == "" {
+		return bench.CapturePage(cp, set, tmp, p)
+	}
+	path := filepath.Join(captureCache, set, p.ID+".json")
+	if data, err := os.ReadFile(path); err == nil {
+		var rec capture.Record
+		if err := json.Unmarshal(data, &rec); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return &rec, nil
+	}
+	rec, err := bench.CapturePage(cp, set, tmp, p)
+	if err != nil {
+		return nil, err
+	}
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	return rec, os.WriteFile(path, data, 0o644)
 }
 
 func writeTexts(dir string, pages []bench.Page, texts []string) error {
