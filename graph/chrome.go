@@ -136,6 +136,24 @@ var contentWords = map[string]bool{
 	"article": true, "content": true, "post": true, "entry": true, "story": true, "body": true, "main": true, "text": true,
 }
 
+// compoundPrefixes are strong chrome words that also name chrome when a
+// class runs them together with more words ("relatedpoststitle",
+// "commentslist", "newsletterbox"). Only words no content word begins
+// with: "comment" would take "commentary", "share" "shareholders".
+var compoundPrefixes = []string{"related", "comments", "newsletter", "cookie", "consent", "sharing", "social"}
+
+// compoundChrome is the kind a compound class word names by its prefix.
+func compoundChrome(w string) (kind, prefix string) {
+	for _, p := range compoundPrefixes {
+		if len(w) > len(p) && strings.HasPrefix(w, p) {
+			if k, ok := chromeWords[p]; ok {
+				return k, p
+			}
+		}
+	}
+	return "", ""
+}
+
 // tokenChrome is the chrome kind a class/id list names; a strong kind
 // (what sits beside the prose) wins over a region word in the same list
 // ("zone-widget cta-letter" is a promo). A content word neutralises the
@@ -149,6 +167,11 @@ func tokenChrome(tokens []string) (kind, tok string, mixed bool) {
 	for _, w := range tokens {
 		if k, ok := chromeWords[w]; ok && strongInsideArticle[k] {
 			return k, w, content
+		}
+	}
+	for _, w := range tokens {
+		if k, p := compoundChrome(w); k != "" {
+			return k, p, content
 		}
 	}
 	if content {

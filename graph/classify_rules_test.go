@@ -233,3 +233,28 @@ func TestArticleSetInLongHeadingsScores(t *testing.T) {
 		t.Errorf("the teaser is %s, want chrome", r)
 	}
 }
+
+func TestRelatedHeadingCarriesToWhatFollows(t *testing.T) {
+	g := buildHTML(t, `<!doctype html><html><body><article class="post"><h1>A headline</h1><p>`+prose("first")+`</p><p>`+prose("second")+`</p></article>
+<div class="box"><h3 class="relatedpoststitle">You may also like</h3><div class="item"><p>`+prose("teaser one")+`</p></div><div class="item"><p>`+prose("teaser two")+`</p></div><div class="item"><p>`+prose("teaser three")+`</p></div></div></body></html>`)
+	for _, p := range []string{"The first", "The second"} {
+		if r := roleOf(t, g, p); r != "content" {
+			t.Errorf("%q is %s, want content", p, r)
+		}
+	}
+	for _, p := range []string{"You may also like", "The teaser one", "The teaser three"} {
+		if r := roleOf(t, g, p); r != "chrome" {
+			t.Errorf("%q is %s, want chrome (under a related heading)", p, r)
+		}
+	}
+}
+
+func TestCompoundClassWords(t *testing.T) {
+	for _, c := range []struct {
+		word, kind string
+	}{{"relatedposts", "related"}, {"commentslist", "comments"}, {"newsletterbox", "promo"}, {"commentary", ""}, {"shareholders", ""}, {"related", ""}} {
+		if k, _ := compoundChrome(c.word); k != c.kind {
+			t.Errorf("compoundChrome(%q) = %q, want %q", c.word, k, c.kind)
+		}
+	}
+}
