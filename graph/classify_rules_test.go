@@ -258,3 +258,16 @@ func TestCompoundClassWords(t *testing.T) {
 		}
 	}
 }
+
+func TestSignOffAfterTheLastParagraphStays(t *testing.T) {
+	g := buildHTML(t, `<!doctype html><html><body><article><div class="entry"><p>`+prose("first")+`</p><p>`+prose("second")+`</p><p>x Franzi</p></div></article></body></html>`)
+	if r := roleOf(t, g, "x Franzi"); r != "content" {
+		t.Errorf("a sign-off paragraph after the last one is %s, want content", r)
+	}
+	g = buildHTML(t, `<!doctype html><html><body><article><div class="entry"><p>`+prose("first")+`</p><p>`+prose("second")+`</p><p>More topics:</p></div><div><p>Posted in News</p></div></article></body></html>`)
+	for _, p := range []string{"More topics", "Posted in"} {
+		if r := roleOf(t, g, p); r != "chrome" {
+			t.Errorf("%q after the last paragraph is %s, want chrome (edge)", p, r)
+		}
+	}
+}

@@ -133,7 +133,7 @@ func (b *builder) trimEdges() {
 		if d.Type == TypeHeading || d.Type == TypeListItem || b.t.nodes[d.node].Tag == "summary" {
 			continue // a section's heading, a list the article ends with, a panel's label
 		}
-		if edgeLine(d) {
+		if edgeLine(d) && !(i > last && b.signOff(last, i)) {
 			where := "before the first"
 			if i > last {
 				where = "after the last"
@@ -159,6 +159,24 @@ func (b *builder) trimEdges() {
 			d.Role, d.Chrome, d.Reason = "chrome", "edge", "heading over chrome only (what it heads is not content)"
 		}
 	}
+}
+
+// signOff reports whether block i, after the content's last prose block
+// last, is a <p> beside it in the same parent with only such blocks
+// between: the author's sign-off or closing line, written as the article's
+// last paragraph ("x Franzi", "See you soon!").
+func (b *builder) signOff(last, i int) bool {
+	t := b.t
+	p := t.nodes[b.blocks[last].node].Parent
+	for k := last + 1; k <= i; k++ {
+		n := b.blocks[k].node
+		if n < 0 || t.nodes[n].Tag != "p" || t.nodes[n].Parent != p || b.blocks[k].Role != "content" {
+			return false
+		}
+	}
+	// A label ("More topics:", "Credits : …") or an agency credit
+	// ("aja/PAP") is not a closing line.
+	return !strings.ContainsAny(b.blocks[i].Text, ":/")
 }
 
 // partsOfLongRuns marks the paragraphs of runs of consecutive blocks from
