@@ -39,6 +39,9 @@ func (z zone) enter(t *tree, i int) zone {
 		z.chrome, z.reason, z.signal, z.byClass, z.weak = kind, why, i, false, false
 		return z
 	}
+	if n.Tag == "body" || n.Tag == "html" {
+		return z // their classes name the page's template and state ("cookies-not-set"), not a region
+	}
 	if kind, tok, mixed := tokenChrome(t.tokens[i]); kind != "" {
 		mixed = mixed || kind == "ad" && modifierOnly(n.Attrs["class"], n.Attrs["id"], tok)
 		// A class name is a weaker signal than a landmark: inside the main

@@ -271,3 +271,12 @@ func TestSignOffAfterTheLastParagraphStays(t *testing.T) {
 		}
 	}
 }
+
+func TestBodyClassNamesNoRegion(t *testing.T) {
+	g := buildHTML(t, `<!doctype html><html><body class="page-template cookies-not-set has-sidebar"><div class="wrap"><h2>Modules</h2><ul><li>Networked systems</li><li>Comfort electronics</li></ul></div></body></html>`)
+	for _, p := range []string{"Modules", "Networked systems"} {
+		if r := roleOf(t, g, p); r != "content" {
+			t.Errorf("%q under <body class=\"cookies-not-set\"> is %s, want content", p, r)
+		}
+	}
+}
