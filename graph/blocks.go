@@ -133,7 +133,9 @@ func (b *builder) walk(i int) {
 	case "input", "select", "textarea", "button":
 		b.walkControl(i)
 		return
-	case "head", "option", "datalist", "svg", "math", "map", "area", "source", "track":
+	case "head", "option", "datalist", "svg", "math", "map", "area", "source", "track", "rt", "rp":
+		// rt and rp: a ruby's readings (furigana) annotate its base text; in
+		// the text flow they would split every annotated word.
 		return
 	case "label":
 		if b.inForm > 0 && b.labelsField(i) {

@@ -280,3 +280,10 @@ func TestBodyClassNamesNoRegion(t *testing.T) {
 		}
 	}
 }
+
+func TestRubyReadingsStayOutOfTheText(t *testing.T) {
+	g := buildHTML(t, `<!doctype html><html><body><article><p><ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby>の読み方を学ぶための長い文章です。`+prose("first")+`</p></article></body></html>`)
+	if r := roleOf(t, g, "漢字の読み方"); r != "content" {
+		t.Errorf("ruby base text is %s, want content", r)
+	}
+}
