@@ -287,3 +287,21 @@ func TestRubyReadingsStayOutOfTheText(t *testing.T) {
 		t.Errorf("ruby base text is %s, want content", r)
 	}
 }
+
+func TestTeaserListBlurbsAreChrome(t *testing.T) {
+	item := func(n string) string {
+		return `<p><a href="/` + n + `">The ` + n + ` diet plan</a></p><p>Lose weight fast with the ` + n + ` plan, a menu for fourteen days.</p>`
+	}
+	g := buildHTML(t, `<!doctype html><html><body><div id="main"><article><p>`+prose("first")+`</p><p>`+prose("second")+`</p></article>
+<h3>Popular diets</h3>`+item("protein")+item("rice")+item("kefir")+`</div></body></html>`)
+	for _, p := range []string{"Lose weight fast with the protein", "Lose weight fast with the kefir"} {
+		if r := roleOf(t, g, p); r != "chrome" {
+			t.Errorf("%q is %s, want chrome (a teaser blurb)", p, r)
+		}
+	}
+	// Sources cited by address, one or two read-more pairs: the article's own.
+	g = buildHTML(t, `<!doctype html><html><body><article><p>`+prose("first")+`</p><p><a href="https://a.example/x">a.example/x</a></p><p>A quoted line from the first source.</p><p><a href="https://b.example/y">b.example/y</a></p><p>A quoted line from the second source.</p><p><a href="https://c.example/z">c.example/z</a></p><p>A quoted line from the third source.</p><p>`+prose("second")+`</p></article></body></html>`)
+	if r := roleOf(t, g, "A quoted line from the second"); r != "content" {
+		t.Errorf("a line after a cited address is %s, want content", r)
+	}
+}

@@ -78,8 +78,48 @@ func (b *builder) textSignals() {
 			kept[key], keptAt[key] = true, headings
 		}
 	}
+	b.teasers()
 	b.trimEdges()
 }
+
+// teasers marks as chrome the blurbs of a teaser list: three or more
+// short paragraphs, each right after a link-only block (linked title,
+// blurb, linked title, blurb, …), describe other pages. One or two such
+// pairs are an article's own "read more" lines.
+func (b *builder) teasers() {
+	for i := 0; i < len(b.blocks); {
+		j, n := i, 0
+		for j+1 < len(b.blocks) && b.linkedTitle(j) && b.blurb(j+1) {
+			j, n = j+2, n+1
+		}
+		if n < minTeasers {
+			i = max(j, i+1)
+			continue
+		}
+		for k := i + 1; k < j; k += 2 {
+			d := &b.blocks[k]
+			d.Role, d.Chrome, d.Reason = "chrome", "teaser", "a blurb after a linked title, one of "+itoa(n)+" (a teaser list)"
+		}
+		i = j
+	}
+}
+
+// minTeasers is the fewest title–blurb pairs that make a teaser list.
+const minTeasers = 3
+
+// linkedTitle is a link-only block of words (a linked address is a
+// source the article cites, not another page's title).
+func (b *builder) linkedTitle(i int) bool {
+	return b.blocks[i].Chrome == "link_list" && strings.Contains(strings.TrimSpace(b.blocks[i].Text), " ")
+}
+
+func (b *builder) blurb(i int) bool {
+	d := &b.blocks[i]
+	return d.Role == "content" && d.Type == TypeParagraph && utf8.RuneCountInString(d.Text) <= teaserMaxChars
+}
+
+// teaserMaxChars is the longest blurb a teaser list shows.
+const teaserMaxChars = 300
 
 // chromeRepeatMaxChars bounds the content lines that go to the chrome
 // for repeating a chrome line: a longer one is the article's lede that a
