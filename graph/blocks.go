@@ -22,7 +22,9 @@ type owner struct {
 // so sections can be assigned once the blocks are known.
 type builder struct {
 	t        *tree
-	base     string // final URL, for external-link decisions
+	base     string   // final URL, for external-link decisions
+	jsonld   []string // the page's JSON-LD blocks, for recipe regions
+	inRecipe []bool   // blocks in a recipe region (recipe.go): no edge trimming
 	blocks   []draft
 	links    []posLink
 	actions  []posAction

@@ -21,7 +21,7 @@ import (
 // function of its input: the same record gives the same graph.
 func Build(rec *normalize.Record) *Record {
 	t := newTree(rec.Nodes)
-	b := &builder{t: t, base: rec.FinalURL}
+	b := &builder{t: t, base: rec.FinalURL, jsonld: rec.Doc.JSONLD}
 	b.run()
 	visible, inMain := visibleText(t)
 	share := 0.0

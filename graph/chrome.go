@@ -201,14 +201,23 @@ func (b *builder) classify(mainShare float64) {
 			continue
 		}
 		d.Role, d.Chrome, d.Reason = b.decideIn(&c, d)
+		if len(c.recipe) > 0 && c.inRecipe(b.t, d.node) {
+			if b.inRecipe == nil {
+				b.inRecipe = make([]bool, len(b.blocks))
+			}
+			b.inRecipe[i] = true
+		}
 		if isProse(d) {
-			if d.Role == "content" {
+			if d.Role == "content" && !c.inRecipe(b.t, d.node) {
 				inProse += utf8.RuneCountInString(d.Text)
 			}
 			if role, _, _ := decide(d, mainShare); role == "content" {
 				allProse += utf8.RuneCountInString(d.Text)
 			}
 		}
+	}
+	if c.node >= 0 {
+		b.keepLede(&c)
 	}
 	// Like trafilatura's fallback: a container that holds little of the
 	// prose the landmark rules would keep picked a fragment (a teaser, a
@@ -344,4 +353,42 @@ func isBoilerplate(s string) bool {
 func ratio(f float64) string {
 	p := int(f*100 + 0.5)
 	return itoa(p) + "% of its text is links"
+}
+
+// ledeGap is how many blocks may separate a lede from the content's first
+// block: a headline, a byline, a date, an image.
+const ledeGap = 6
+
+// keepLede keeps the prose paragraphs just before the main content, in the
+// container's parent, that no chrome signal claims: the standfirst beside
+// the element that holds the article's body. A block with a chrome signal
+// of its own ends the search; an image's caption is not a lede.
+func (b *builder) keepLede(c *container) {
+	first := -1
+	for i := range b.blocks {
+		if b.blocks[i].Role == "content" {
+			first = i
+			break
+		}
+	}
+	for k := first - 1; k >= 0 && k >= first-ledeGap; k-- {
+		d := &b.blocks[k]
+		if d.Chrome != "outside_content" {
+			return
+		}
+		if isProse(d) && !b.inFigure(d.node) && c.inside(b.t, d.node, b.t.nodes[c.node].Parent) {
+			d.Role, d.Chrome, d.Reason = "content", "", "lede just before the main content"
+		}
+	}
+}
+
+// inFigure reports whether element i lies in a <figure> or <figcaption>:
+// an image's caption, not a lede.
+func (b *builder) inFigure(i int) bool {
+	for ; i >= 0; i = b.t.nodes[i].Parent {
+		if tag := b.t.nodes[i].Tag; tag == "figure" || tag == "figcaption" {
+			return true
+		}
+	}
+	return false
 }

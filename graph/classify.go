@@ -31,6 +31,7 @@ type container struct {
 	core int // the best-scoring element, before widening
 	// siblings of node that belong with it (an article split in parts)
 	siblings []int
+	recipe   []int // a recipe's ingredient and step boxes (recipe.go)
 	desc     string
 	stats    []nodeStat
 	depth    []int
@@ -97,6 +98,7 @@ func (b *builder) findContainer() container {
 	c.node = best
 	c.desc = describe(t, best)
 	c.siblings = c.siblingsOf(t, best, max(score, c.stats[best].score))
+	c.recipe = b.recipeRegions(&c)
 	if len(c.siblings) > 0 {
 		c.desc += " (and " + itoa(len(c.siblings)) + " sibling elements)"
 	}
@@ -371,10 +373,30 @@ func (c *container) widen(t *tree, best int) int {
 		}
 		own, all := c.stats[best].chars, c.stats[p].chars
 		if own == 0 || (float64(all) > 1.15*float64(own) && !c.moreProse(best, p)) {
+			if a := c.proseAbove(t, best); a >= 0 {
+				best = a
+				continue
+			}
 			return best
 		}
 		best = p
 	}
+}
+
+// proseAbove is the nearest ancestor of best below <body> that holds much
+// more prose than best (moreProse), or -1: an article split over page-
+// builder rows, where the wrappers in between add an image or a quote
+// each and no single step up gains enough.
+func (c *container) proseAbove(t *tree, best int) int {
+	for a := t.nodes[best].Parent; a >= 0; a = t.nodes[a].Parent {
+		if tag := t.nodes[a].Tag; tag == "body" || tag == "html" {
+			return -1
+		}
+		if c.moreProse(best, a) {
+			return a
+		}
+	}
+	return -1
 }
 
 // moreProse reports whether parent p holds much more prose than its child
@@ -393,6 +415,11 @@ func (c *container) holds(t *tree, i int) bool {
 	}
 	for _, s := range c.siblings {
 		if c.inside(t, i, s) {
+			return true
+		}
+	}
+	for _, r := range c.recipe {
+		if c.inside(t, i, r) {
 			return true
 		}
 	}

@@ -167,13 +167,13 @@ func (b *builder) trimEdges() {
 	long := b.partsOfLongRuns()
 	for i := range b.blocks {
 		d := &b.blocks[i]
-		if d.Role != "content" || d.node < 0 || (i >= first && i <= last) || long[i] {
+		if d.Role != "content" || d.node < 0 || (i >= first && i <= last) || long[i] || b.inRecipe != nil && b.inRecipe[i] {
 			continue
 		}
 		if d.Type == TypeHeading || d.Type == TypeListItem || b.t.nodes[d.node].Tag == "summary" {
 			continue // a section's heading, a list the article ends with, a panel's label
 		}
-		if edgeLine(d) && !(i > last && b.signOff(last, i)) {
+		if edgeLine(d) && !(i > last && b.signOff(last, i)) && !b.introducesContent(i) {
 			where := "before the first"
 			if i > last {
 				where = "after the last"
@@ -217,6 +217,18 @@ func (b *builder) signOff(last, i int) bool {
 	// A label ("More topics:", "Credits : …") or an agency credit
 	// ("aja/PAP") is not a closing line.
 	return !strings.ContainsAny(b.blocks[i].Text, ":/")
+}
+
+// introducesContent reports whether block i ends with a colon and the
+// block after it is a list item or a table the content keeps: the line
+// that opens a list ("The reasons are:") belongs with it.
+func (b *builder) introducesContent(i int) bool {
+	s := strings.TrimSpace(b.blocks[i].Text)
+	if !strings.HasSuffix(s, ":") || i+1 >= len(b.blocks) {
+		return false
+	}
+	n := &b.blocks[i+1]
+	return n.Role == "content" && (n.Type == TypeListItem || n.Type == TypeTable)
 }
 
 // partsOfLongRuns marks the paragraphs of runs of consecutive blocks from
@@ -286,8 +298,16 @@ func edgeLine(d *draft) bool {
 	if utf8.RuneCountInString(s) > edgeMaxChars {
 		return false
 	}
-	r, _ := utf8.DecodeLastRuneInString(s)
-	return !(r == '.' || r == '!' || r == '?' || r == '…' || r == '。') || !unicode.IsLetter(firstRune(s))
+	// Quotation marks around a sentence do not hide its punctuation: a
+	// quoted line of dialogue ("„Komm.“", "“……。”") is still a sentence.
+	inner := strings.TrimFunc(s, quoteMark)
+	r, _ := utf8.DecodeLastRuneInString(inner)
+	return !strings.ContainsRune(".!?…。！？", r) || !unicode.IsLetter(firstRune(inner))
+}
+
+// quoteMark is a quotation mark, of any script.
+func quoteMark(r rune) bool {
+	return unicode.In(r, unicode.Pi, unicode.Pf) || strings.ContainsRune("\"'„‚「」『』", r)
 }
 
 func firstRune(s string) rune {
