@@ -25,6 +25,7 @@ type builder struct {
 	base     string   // final URL, for external-link decisions
 	jsonld   []string // the page's JSON-LD blocks, for recipe regions
 	inRecipe []bool   // blocks in a recipe region (recipe.go): no edge trimming
+	spans    []span   // per element, the blocks under it (blockSpans)
 	blocks   []draft
 	links    []posLink
 	actions  []posAction

@@ -160,8 +160,10 @@ func (b *builder) trimEdges() {
 		}
 	}
 	if first < 0 {
+		b.trimHeadings(len(b.blocks), -1)
 		return
 	}
+	b.trimIslands()
 	// Parts of one element's text (a <p> split by <br><br>) go together:
 	// a short part beside a longer kept one is an item of the same list.
 	long := b.partsOfLongRuns()
@@ -181,21 +183,190 @@ func (b *builder) trimEdges() {
 			d.Role, d.Chrome, d.Reason = "chrome", "edge", "short line "+where+" paragraph of the content"
 		}
 	}
-	// A heading after the article's last paragraph that heads nothing
-	// left in the content ("You may also like…" over a teaser list that
-	// is chrome) goes with what it headed.
-	// Inside the article, one that heads only chrome (a "More on this"
-	// over a link list) goes with it too.
-	for i := len(b.blocks) - 1; i > first; i-- {
+	b.trimCards(first)
+	b.trimAfterComments(first)
+	b.trimHeadings(first, last)
+}
+
+// commentsMinChars is the least comment text that makes a comments
+// section rather than a "Comments" button.
+const commentsMinChars = 100
+
+// trimAfterComments marks the content after the comments that follow the
+// article as chrome when it is a small tail (an author box, a newsletter
+// pitch placed below the comment form): the article ends where its
+// comments begin.
+func (b *builder) trimAfterComments(first int) {
+	c := b.commentsFrom(first)
+	if c < 0 {
+		return
+	}
+	before, after := 0, 0
+	for i := range b.blocks {
+		if d := &b.blocks[i]; d.Role == "content" {
+			if i < c {
+				before += utf8.RuneCountInString(d.Text)
+			} else {
+				after += utf8.RuneCountInString(d.Text)
+			}
+		}
+	}
+	if after == 0 || 5*after > before {
+		return
+	}
+	for i := c; i < len(b.blocks); i++ {
+		if d := &b.blocks[i]; d.Role == "content" {
+			d.Role, d.Chrome, d.Reason = "chrome", "edge", "after the comments that follow the article"
+		}
+	}
+}
+
+// commentsFrom returns the first block from i on that opens a comments
+// section: a run of chrome blocks with at least commentsMinChars of
+// comment text before the next content block. -1 when there is none.
+func (b *builder) commentsFrom(i int) int {
+	start, chars := -1, 0
+	for ; i < len(b.blocks); i++ {
 		d := &b.blocks[i]
+		switch {
+		case d.Role == "content":
+			start, chars = -1, 0
+		case d.Chrome == "comments":
+			if start < 0 {
+				start = i
+			}
+			if chars += utf8.RuneCountInString(d.Text); chars >= commentsMinChars {
+				return start
+			}
+		}
+	}
+	return -1
+}
+
+// trimCards marks teaser cards after the article's first paragraph
+// (first) as chrome: a heading in a box with little other text that
+// links one page twice (a linked heading and its image or "more" link) or
+// closes with a line of links ("Read more") — a teaser of another page.
+func (b *builder) trimCards(first int) {
+	hrefs := make(map[int][]string)
+	for _, l := range b.links {
+		if l.block >= 0 && !strings.Contains(l.Href, "#") {
+			hrefs[l.block] = append(hrefs[l.block], l.Href)
+		}
+	}
+	for i := first + 1; i < len(b.blocks); i++ {
+		d := &b.blocks[i]
+		chars := utf8.RuneCountInString(d.Text)
+		if d.Role != "content" || d.Type != TypeHeading || chars == 0 {
+			continue
+		}
+		lo, hi := b.box(i)
+		other, again := 0, false
+		seen := make(map[string]bool)
+		for k := lo; k <= hi; k++ {
+			for _, h := range hrefs[k] {
+				again = again || seen[h]
+				seen[h] = true
+			}
+			if k != i && b.blocks[k].Type != TypeMedia {
+				other += utf8.RuneCountInString(b.blocks[k].Text)
+			}
+		}
+		more := hi > i && b.blocks[hi].Chrome == "link_list"
+		if !(again || more) || other > cardMaxChars {
+			continue
+		}
+		for k := lo; k <= hi; k++ {
+			if c := &b.blocks[k]; c.Role == "content" {
+				c.Role, c.Chrome, c.Reason = "chrome", "related", "a teaser card (a heading in a small box that links another page)"
+			}
+		}
+	}
+}
+
+// cardMaxChars is the most text beside its heading a teaser card holds.
+const cardMaxChars = 300
+
+// chromeAt reports whether the nearest block before (step -1) or after
+// (step 1) block i that is not an image is chrome.
+func (b *builder) chromeAt(i, step int) bool {
+	for k := i + step; k >= 0 && k < len(b.blocks); k += step {
+		if d := &b.blocks[k]; d.Type != TypeMedia {
+			return d.Role != "content" && !citedAddress(d)
+		}
+	}
+	return false
+}
+
+// citedAddress is a link-only block that is one address ("site.org/a"):
+// a source the article cites, which makes the lines around it no island.
+func citedAddress(d *draft) bool {
+	s := strings.TrimSpace(d.Text)
+	return d.Chrome == "link_list" && !strings.Contains(s, " ") && strings.ContainsAny(s, "./")
+}
+
+// trimIslands marks short lines that belong to the chrome around them
+// as chrome: a line between two chrome blocks (a label inside a teaser
+// list or a share bar) and a label that announces chrome ("Read more:"
+// over a link list). Both are judged on the roles before any of them
+// changes; a figure's caption stays.
+func (b *builder) trimIslands() {
+	var islands []int
+	for i := range b.blocks {
+		d := &b.blocks[i]
+		if d.Role != "content" || d.Type == TypeHeading || d.Type == TypeMedia || isProse(d) || utf8.RuneCountInString(d.Text) > repeatMaxChars || b.inCaption(d.node) {
+			continue
+		}
+		if b.chromeAt(i, 1) && (b.chromeAt(i, -1) || label(d)) {
+			islands = append(islands, i)
+		}
+	}
+	for _, i := range islands {
+		d := &b.blocks[i]
+		d.Role, d.Chrome, d.Reason = "chrome", "edge", "short line between chrome blocks"
+		if label(d) {
+			d.Reason = "label over chrome (a line ending in a colon before chrome)"
+		}
+	}
+}
+
+// label is a short line that announces what follows ("Read more:").
+func label(d *draft) bool {
+	s := strings.TrimSpace(d.Text)
+	return utf8.RuneCountInString(s) <= edgeMaxChars && strings.HasSuffix(s, ":")
+}
+
+// trimHeadings marks headings that head no content as chrome. After the
+// article's last paragraph (last, -1 when the content has no prose), a
+// heading that is all link (a teaser's title) or heads nothing left in
+// the content ("You may also like…" over a teaser list that is chrome)
+// goes with what it headed. Anywhere, a short heading whose box holds
+// only chrome (a "Read also" box of links inside the article) goes with
+// the box, and one that heads only chrome (a "More on this" over a link
+// list, a wiki's menu heading) goes with it, unless it stands before the
+// first paragraph (first; all of them do when the content has no prose)
+// and holds a sentence: a lede set as a heading over the byline. A short
+// label line in a box of chrome ("Most read" over a list of links) goes
+// with the box like a heading, unless it is a figure's caption.
+func (b *builder) trimHeadings(first, last int) {
+	for i := len(b.blocks) - 1; i >= 0; i-- {
+		d := &b.blocks[i]
+		if d.Role == "content" && d.Type == TypeParagraph && edgeLine(d) && !b.inCaption(d.node) && b.boxOfChrome(i) {
+			d.Role, d.Chrome, d.Reason = "chrome", "edge", "short line in a box that holds only chrome"
+		}
 		if d.Role != "content" || d.Type != TypeHeading {
 			continue
 		}
+		chars := utf8.RuneCountInString(d.Text)
 		content, chrome := b.headed(i)
 		switch {
-		case i > last && !content:
+		case last >= 0 && i > last && d.linkChars >= chars:
+			d.Role, d.Chrome, d.Reason = "chrome", "edge", "linked heading after the last paragraph of the content (a teaser's title)"
+		case last >= 0 && i > last && !content:
 			d.Role, d.Chrome, d.Reason = "chrome", "edge", "heading after the last paragraph of the content, with no content under it"
-		case !content && chrome:
+		case chars < longHeadingChars && b.boxOfChrome(i):
+			d.Role, d.Chrome, d.Reason = "chrome", "edge", "heading of a box that holds only chrome"
+		case !content && chrome && (i > first || chars < longHeadingChars):
 			d.Role, d.Chrome, d.Reason = "chrome", "edge", "heading over chrome only (what it heads is not content)"
 		}
 	}
@@ -326,4 +497,81 @@ func (b *builder) pageTitle() string {
 		}
 	}
 	return ""
+}
+
+// boxOfChrome reports whether heading i sits in an element (its nearest
+// ancestor with other blocks) whose other blocks are all chrome: the title
+// of a "Read also" box of links inside the article.
+func (b *builder) boxOfChrome(i int) bool {
+	lo, hi := b.box(i)
+	if lo == hi {
+		return false
+	}
+	for k := lo; k <= hi; k++ {
+		if k != i && b.blocks[k].Role == "content" {
+			return false
+		}
+	}
+	return true
+}
+
+// box returns the range of blocks under block i's nearest ancestor element
+// that holds other blocks too; lo == hi == i when there is none or it
+// holds more than boxMaxBlocks (a page region, not a box). Blocks come in
+// document order, so an element's blocks are one run (blockSpans).
+func (b *builder) box(i int) (lo, hi int) {
+	n := b.blocks[i].node
+	if n < 0 {
+		return i, i
+	}
+	spans := b.blockSpans()
+	for a := b.t.nodes[n].Parent; a >= 0; a = b.t.nodes[a].Parent {
+		s := spans[a]
+		if s.last-s.first >= boxMaxBlocks {
+			return i, i
+		}
+		if int(s.first) < i || int(s.last) > i {
+			return int(s.first), int(s.last)
+		}
+	}
+	return i, i
+}
+
+// boxMaxBlocks is the most blocks a box around a heading or label holds.
+const boxMaxBlocks = 60
+
+// span is the run of blocks under one element.
+type span struct{ first, last int32 }
+
+// blockSpans returns, per element, the first and last block under it,
+// computed once: O(blocks × depth).
+func (b *builder) blockSpans() []span {
+	if b.spans != nil {
+		return b.spans
+	}
+	b.spans = make([]span, len(b.t.nodes))
+	for i := range b.spans {
+		b.spans[i] = span{-1, -1}
+	}
+	for k := range b.blocks {
+		for n := b.blocks[k].node; n >= 0; n = b.t.nodes[n].Parent {
+			s := &b.spans[n]
+			if s.first < 0 {
+				s.first = int32(k)
+			}
+			s.last = int32(k)
+		}
+	}
+	return b.spans
+}
+
+// inCaption reports whether element i lies in a <figcaption>: a figure's
+// caption stays with the article even when its image is chrome.
+func (b *builder) inCaption(i int) bool {
+	for ; i >= 0; i = b.t.nodes[i].Parent {
+		if b.t.nodes[i].Tag == "figcaption" {
+			return true
+		}
+	}
+	return false
 }
