@@ -307,3 +307,36 @@ func TestRenderMissingChromiumFallsBack(t *testing.T) {
 		t.Errorf("Ready() = %v, want ErrNoChromium", err)
 	}
 }
+
+// TestRenderLayoutBesideColumn: a rail laid out beside the article inside
+// the same wrapper reads as content without boxes (the container widens
+// over it) and as chrome once the render tier says where it sits.
+func TestRenderLayoutBesideColumn(t *testing.T) {
+	needChromium(t)
+	o := capture.DefaultOptions()
+	o.AllowPrivate, o.Tier = true, capture.TierStatic
+	static := capture.New(o)
+	defer static.Close()
+	for _, tc := range []struct {
+		cp     *capture.Capturer
+		role   string
+		reason string
+	}{{static, "content", "inside the main content"}, {renderAll, "chrome", "beside the main text column"}} {
+		_, g := distillWith(t, tc.cp, "/layout.html")
+		rail := 0
+		for _, b := range g.Blocks {
+			switch {
+			case strings.HasPrefix(b.Text, "RAIL-LINE"):
+				rail++
+				if b.Role != tc.role || !strings.Contains(b.Reason, tc.reason) {
+					t.Errorf("%s: %q is %s (%s), want %s (%s)", g.Provenance.Tier, b.Text, b.Role, b.Reason, tc.role, tc.reason)
+				}
+			case strings.HasPrefix(b.Text, "The third paragraph") && b.Role != "content":
+				t.Errorf("%s: the article's paragraph is %s (%s)", g.Provenance.Tier, b.Role, b.Reason)
+			}
+		}
+		if rail != 2 {
+			t.Errorf("%s: %d rail blocks, want 2", g.Provenance.Tier, rail)
+		}
+	}
+}

@@ -227,6 +227,8 @@ func (b *builder) classify(mainShare float64) {
 			d := &b.blocks[i]
 			d.Role, d.Chrome, d.Reason = decide(d, mainShare)
 		}
+	} else if c.node >= 0 {
+		b.besideColumn(&c)
 	}
 	b.textSignals()
 }
