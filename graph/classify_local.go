@@ -9,9 +9,9 @@ import (
 // (classify_text.go) after the container decision: the blurbs of a teaser
 // list, short lines between chrome blocks, the headings and labels of
 // boxes that hold only chrome, teaser cards, and a small tail after the
-// comments. A box is the run of blocks under a block's nearest ancestor
-// that holds other blocks too (at most boxMaxBlocks); every rule is
-// linear in the blocks, or bounded by the box size per block.
+// comments. A group is the run of blocks under a block's nearest ancestor
+// that holds other blocks too (at most groupMaxBlocks); every rule is
+// linear in the blocks, or bounded by the group size per block.
 
 // teasers marks as chrome the blurbs of a teaser list: three or more
 // short paragraphs, each right after a link-only block (linked title,
@@ -124,7 +124,7 @@ func (b *builder) trimCards(first int) {
 		if d.Role != "content" || d.Type != TypeHeading || chars == 0 {
 			continue
 		}
-		lo, hi := b.box(i)
+		lo, hi := b.group(i)
 		other, again := 0, false
 		seen := make(map[string]bool)
 		for k := lo; k <= hi; k++ {
@@ -200,11 +200,11 @@ func label(d *draft) bool {
 	return utf8.RuneCountInString(s) <= edgeMaxChars && strings.HasSuffix(s, ":")
 }
 
-// boxOfChrome reports whether heading i sits in an element (its nearest
+// groupOfChrome reports whether heading i sits in an element (its nearest
 // ancestor with other blocks) whose other blocks are all chrome: the title
 // of a "Read also" box of links inside the article.
-func (b *builder) boxOfChrome(i int) bool {
-	lo, hi := b.box(i)
+func (b *builder) groupOfChrome(i int) bool {
+	lo, hi := b.group(i)
 	if lo == hi {
 		return false
 	}
@@ -216,11 +216,11 @@ func (b *builder) boxOfChrome(i int) bool {
 	return true
 }
 
-// box returns the range of blocks under block i's nearest ancestor element
+// group returns the range of blocks under block i's nearest ancestor element
 // that holds other blocks too; lo == hi == i when there is none or it
-// holds more than boxMaxBlocks (a page region, not a box). Blocks come in
+// holds more than groupMaxBlocks (a page region, not a box). Blocks come in
 // document order, so an element's blocks are one run (blockSpans).
-func (b *builder) box(i int) (lo, hi int) {
+func (b *builder) group(i int) (lo, hi int) {
 	n := b.blocks[i].node
 	if n < 0 {
 		return i, i
@@ -228,7 +228,7 @@ func (b *builder) box(i int) (lo, hi int) {
 	spans := b.blockSpans()
 	for a := b.t.nodes[n].Parent; a >= 0; a = b.t.nodes[a].Parent {
 		s := spans[a]
-		if s.last-s.first >= boxMaxBlocks {
+		if s.last-s.first >= groupMaxBlocks {
 			return i, i
 		}
 		if int(s.first) < i || int(s.last) > i {
@@ -238,8 +238,8 @@ func (b *builder) box(i int) (lo, hi int) {
 	return i, i
 }
 
-// boxMaxBlocks is the most blocks a box around a heading or label holds.
-const boxMaxBlocks = 60
+// groupMaxBlocks is the most blocks a box around a heading or label holds.
+const groupMaxBlocks = 60
 
 // span is the run of blocks under one element.
 type span struct{ first, last int32 }

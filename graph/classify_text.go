@@ -163,7 +163,7 @@ func (b *builder) trimEdges() {
 func (b *builder) trimHeadings(first, last int) {
 	for i := len(b.blocks) - 1; i >= 0; i-- {
 		d := &b.blocks[i]
-		if d.Role == "content" && d.Type == TypeParagraph && edgeLine(d) && !b.inCaption(d.node) && b.boxOfChrome(i) {
+		if d.Role == "content" && d.Type == TypeParagraph && edgeLine(d) && !b.inCaption(d.node) && b.groupOfChrome(i) {
 			d.Role, d.Chrome, d.Reason = "chrome", "edge", "short line in a box that holds only chrome"
 		}
 		if d.Role != "content" || d.Type != TypeHeading {
@@ -176,7 +176,7 @@ func (b *builder) trimHeadings(first, last int) {
 			d.Role, d.Chrome, d.Reason = "chrome", "edge", "linked heading after the last paragraph of the content (a teaser's title)"
 		case last >= 0 && i > last && !content:
 			d.Role, d.Chrome, d.Reason = "chrome", "edge", "heading after the last paragraph of the content, with no content under it"
-		case chars < longHeadingChars && b.boxOfChrome(i):
+		case chars < longHeadingChars && b.groupOfChrome(i):
 			d.Role, d.Chrome, d.Reason = "chrome", "edge", "heading of a box that holds only chrome"
 		case !content && chrome && (i > first || chars < longHeadingChars):
 			d.Role, d.Chrome, d.Reason = "chrome", "edge", "heading over chrome only (what it heads is not content)"
