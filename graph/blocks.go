@@ -179,16 +179,16 @@ func (b *builder) children(i int) {
 	}
 }
 
+// headsChrome are the chrome kinds a heading's class extends to what
+// follows it.
+var headsChrome = map[string]bool{"related": true, "comments": true, "share": true, "promo": true}
+
 // headingZone returns the zone a heading's own class gives what follows
 // it in its parent: under <h3 class="related-posts-title"> the teasers
 // that follow are the related posts, though their wrapper says nothing.
 // Only kinds that head a section of their own count (a byline or meta
 // class on a headline says nothing of the paragraphs after it), and only
 // where the parent is not chrome already.
-// headsChrome are the chrome kinds a heading's class extends to what
-// follows it.
-var headsChrome = map[string]bool{"related": true, "comments": true, "share": true, "promo": true}
-
 func (b *builder) headingZone(parent, c int) (zone, bool) {
 	n := &b.t.nodes[c]
 	if n.Hidden != "" || !(headingTag(n.Tag) || n.Role == "heading") || b.zone().chrome != "" {

@@ -201,14 +201,15 @@ func (b *builder) classify(mainShare float64) {
 			continue
 		}
 		d.Role, d.Chrome, d.Reason = b.decideIn(&c, d)
-		if len(c.recipe) > 0 && c.inRecipe(b.t, d.node) {
+		recipe := len(c.recipe) > 0 && c.inRecipe(b.t, d.node)
+		if recipe {
 			if b.inRecipe == nil {
 				b.inRecipe = make([]bool, len(b.blocks))
 			}
 			b.inRecipe[i] = true
 		}
 		if isProse(d) {
-			if d.Role == "content" && !c.inRecipe(b.t, d.node) {
+			if d.Role == "content" && !recipe {
 				inProse += utf8.RuneCountInString(d.Text)
 			}
 			if role, _, _ := decide(d, mainShare); role == "content" {

@@ -15,6 +15,7 @@ import (
 // lines at the edges of the content (bylines, dates, credits, "Tags:",
 // "You may also like…") that sit before the article's first paragraph or
 // after its last. Linear in the number of blocks.
+
 // repeatMaxChars bounds the text that counts as a repeated line: long
 // paragraphs are never dropped for repeating.
 const repeatMaxChars = 200
