@@ -1,8 +1,11 @@
 package graph
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/sieve-dev/sieve/normalize"
 )
 
 // Rules that keep real content the container decision would lose: an
@@ -133,5 +136,45 @@ func TestRecipeRegionsFromJSONLD(t *testing.T) {
 		if r := roleOf(t, g, p); r != "chrome" {
 			t.Errorf("%q is %s, want chrome", p, r)
 		}
+	}
+}
+
+// TestRecipeHostileBounded: twenty JSON-LD recipes (normalize keeps 20
+// scripts of up to 256 KB) of 8,000 ingredients and 4,000 steps each, over
+// a page of 10,000 blocks, are matched in bounded work: the texts read are
+// capped (uncapped, this build took 25 times longer).
+func TestRecipeHostileBounded(t *testing.T) {
+	var ld strings.Builder
+	for s := 0; s < 20; s++ {
+		ld.WriteString(`<script type="application/ld+json">{"@type":"Recipe","recipeIngredient":[`)
+		for i := 0; i < 8000; i++ {
+			if i > 0 {
+				ld.WriteByte(',')
+			}
+			fmt.Fprintf(&ld, `"item %d"`, i)
+		}
+		ld.WriteString(`],"recipeInstructions":"`)
+		for i := 0; i < 4000; i++ {
+			fmt.Fprintf(&ld, `Stir the pot %d times, slowly.\n`, i)
+		}
+		ld.WriteString(`"}</script>`)
+	}
+	var items strings.Builder
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&items, "<li>item %d of the list</li><p>Stir the pot %d times, slowly.</p>", i, i)
+	}
+	n, err := normalize.Normalize(captureOf(`<!doctype html><html><head>` + ld.String() + `</head><body><article><p>` + prose("first") + `</p><ul>` + items.String() + `</ul></article></body></html>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(n.Doc.JSONLD) != 20 {
+		t.Fatalf("%d JSON-LD scripts kept, want 20", len(n.Doc.JSONLD))
+	}
+	steps, ingredients := recipeTexts(n.Doc.JSONLD)
+	if len(steps) > maxRecipeTexts || len(ingredients) > maxRecipeTexts {
+		t.Errorf("read %d steps and %d ingredients, want at most %d each", len(steps), len(ingredients), maxRecipeTexts)
+	}
+	if g := Build(n); len(g.Blocks) < 10000 {
+		t.Errorf("%d blocks, want the 10,000 items and lines and more", len(g.Blocks))
 	}
 }

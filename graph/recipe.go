@@ -226,6 +226,10 @@ func lettersOf(s string) string {
 	return sb.String()
 }
 
+// maxRecipeTexts bounds the steps and the ingredients read from JSON-LD:
+// each is matched against every block, and a real recipe has dozens.
+const maxRecipeTexts = 500
+
 // recipeTexts reads the Recipe objects in the page's JSON-LD: the step
 // texts as normalized keys, one per paragraph, and the ingredients as
 // letter keys (lettersOf).
@@ -242,7 +246,7 @@ func recipeTexts(raw []string) (steps, items []string) {
 			steps = appendStepTexts(steps, obj["recipeInstructions"], 0)
 			list, _ := obj["recipeIngredient"].([]any)
 			for _, e := range list {
-				if s, ok := e.(string); ok {
+				if s, ok := e.(string); ok && len(items) < maxRecipeTexts {
 					if k := lettersOf(s); utf8.RuneCountInString(k) >= ingredientMinLetters {
 						items = append(items, k)
 					}
@@ -262,7 +266,7 @@ func appendStepTexts(out []string, v any, depth int) []string {
 	switch x := v.(type) {
 	case string:
 		for _, p := range strings.Split(x, "\n") {
-			if k := textnorm.Key(p); utf8.RuneCountInString(k) >= recipeStepMinChars {
+			if k := textnorm.Key(p); utf8.RuneCountInString(k) >= recipeStepMinChars && len(out) < maxRecipeTexts {
 				out = append(out, k)
 			}
 		}
