@@ -9,12 +9,17 @@ import "strings"
 // at-rule, and every @media block for print or a condition, is dropped
 // whole. It returns the pruned sheet and the number of qualified rules seen
 // in applicable scope.
-func pruneRules(s string) (string, int) { return pruneSheet(s, mayHide) }
+func pruneRules(s string) (string, int) { return pruneSheet(s, blockOnly(mayHide)) }
+
+// blockOnly is a pruneSheet test that reads the declaration block alone.
+func blockOnly(keep func(block string) bool) func(prelude, block string) bool {
+	return func(_, block string) bool { return keep(block) }
+}
 
 // pruneSheet keeps the qualified rules whose lower-cased declaration block
 // passes keep, inside @media blocks that apply to screens, and counts the
 // qualified rules seen in applicable scope.
-func pruneSheet(s string, keep func(block string) bool) (string, int) {
+func pruneSheet(s string, keep func(prelude, block string) bool) (string, int) {
 	var b strings.Builder
 	var lower []byte // scratch for lower-casing blocks
 	rules := 0
@@ -47,7 +52,7 @@ func pruneSheet(s string, keep func(block string) bool) (string, int) {
 				rules++
 				var block string
 				block, lower = lowerBlock(lower, s[j:end])
-				if keep(block) {
+				if keep(prelude, block) {
 					b.WriteString(s[i:end])
 					b.WriteByte('\n')
 				}

@@ -91,13 +91,19 @@
 // against the elements it can match (by the id, class or tag of its
 // rightmost compound). Selectors that fail to compile, and selectors with
 // pseudo-elements, dynamic pseudo-classes (:hover, :focus…), :has,
-// :nth-*, text matching or the ~ combinator, are skipped. Simplifications:
-// the cascade is not modelled — the first matching hiding rule in document
-// order wins and specificity is ignored, and later sheet rules that show an
-// element are not seen; only the element's inline style can undo a rule
-// (it is laid over the rule's declarations, an !important rule declaration
-// beating a normal inline one), so style="display:block" undoes a sheet's
-// display:none. Style sheets linked from other files are not read.
+// :nth-*, text matching or the ~ combinator, are skipped. The first matching
+// hiding rule in document order gives the verdict, with the element's
+// inline style laid over the rule's declarations (an !important rule
+// declaration beating a normal inline one), so style="display:block" undoes
+// a sheet's display:none. For display, visibility and opacity the cascade
+// is then worked out on the elements a sheet hid (cascade.go): a showing
+// rule that beats every hiding one for the property that hid the element
+// (!important, then specificity, then document order) lifts the verdict,
+// as `.tab.active { display: block }` shows the active tab of `.tab {
+// display: none }`; another property that still hides takes over, a hide
+// of another kind (offscreen, clip, zero size) keeps it, and past the
+// matching bounds every verdict stands. Style sheets linked from other
+// files are not read.
 // Stats.StyleRules counts the qualified rules in applicable scope.
 //
 // # Document facts

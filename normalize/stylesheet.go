@@ -49,40 +49,54 @@ func mediaApplies(q string) bool {
 	return false
 }
 
-// hidingRule is a style-sheet rule whose declarations hide what it matches.
+// hidingRule is a style-sheet rule whose declarations hide what it matches
+// (or, in the cascade's second look, show it).
 type hidingRule struct {
 	selectors []string
 	decls     declSet
+	order     int // its place among the rules collected, in document order
 }
 
 // hidingRules parses the collected style sheets and returns their hiding
 // rules in document order, counting the rules considered.
 func (w *walker) hidingRules() []hidingRule {
+	return w.sheetRules(blockOnly(mayHide), func(d declSet) bool { r, _ := hides(d); return r != "" }, true)
+}
+
+// sheetRules parses the page's style sheets, pruned to the rules whose
+// selector list (prelude) and lower-cased declaration block pass keep, and returns the rules whose parsed
+// declarations pass want, in document order. count adds the rules seen to
+// Stats.StyleRules (once per page).
+func (w *walker) sheetRules(keep func(prelude, block string) bool, want func(declSet) bool, count bool) []hidingRule {
 	var out []hidingRule
-	for _, sheet := range w.sheets {
-		s, n := pruneRules(cleanCSS(sheet, false))
-		w.out.Stats.StyleRules += n
+	for k, sheet := range w.sheets {
+		if len(w.cleaned) <= k {
+			w.cleaned = append(w.cleaned, cleanCSS(sheet, false))
+		}
+		s, n := pruneSheet(w.cleaned[k], keep)
+		if count {
+			w.out.Stats.StyleRules += n
+		}
 		if !cheapToParse(s) {
 			continue
 		}
 		// ParseRules stops at the first syntax error and returns the
 		// rules before it.
 		rules, _ := parser.NewParser(s).ParseRules()
-		out = collectRules(rules, out, 0)
+		out = collectRules(rules, out, want, 0)
 	}
 	return out
 }
 
-func collectRules(rules []*css.Rule, out []hidingRule, depth int) []hidingRule {
+func collectRules(rules []*css.Rule, out []hidingRule, want func(declSet) bool, depth int) []hidingRule {
 	for _, r := range rules {
 		switch {
 		case r.Kind == css.QualifiedRule:
-			d := toDecls(r.Declarations)
-			if reason, _ := hides(d); reason != "" {
-				out = append(out, hidingRule{selectors: r.Selectors, decls: d})
+			if d := toDecls(r.Declarations); want(d) {
+				out = append(out, hidingRule{selectors: r.Selectors, decls: d, order: len(out)})
 			}
 		case strings.EqualFold(r.Name, "@media") && mediaApplies(r.Prelude) && depth < maxMediaNesting:
-			out = collectRules(r.Rules, out, depth+1)
+			out = collectRules(r.Rules, out, want, depth+1)
 		}
 	}
 	return out
@@ -112,38 +126,51 @@ func (w *walker) applyStyleSheets() {
 	if len(rules) == 0 {
 		return
 	}
-	w.matchRules(rules, nil, func(id int, sel string, r hidingRule) { w.applyRule(id, sel, r.decls) })
+	c := cascade{}
+	w.matchRules(rules, nil, func(id int, sel string, _ cascadia.Sel, r hidingRule) {
+		before := w.out.Nodes[id].Hidden
+		w.applyRule(id, sel, r.decls)
+		c.hidden(id, before == "" && w.out.Nodes[id].Hidden != "", r, w.inline[id])
+	})
+	w.showByCascade(c)
 }
 
 // matchRules calls apply for every element a selector of rules matches, in
 // rule order, skipping the elements skip rejects (nil skips none). The
 // work is bounded: at most maxHidingSelectors selectors and maxMatchWork
 // candidate checks, each combinator counted as a walk up the ancestors;
-// past either bound the rest is not matched.
-func (w *walker) matchRules(rules []hidingRule, skip func(id int) bool, apply func(id int, sel string, r hidingRule)) {
+// past either bound the rest is not matched and it reports false.
+func (w *walker) matchRules(rules []hidingRule, skip func(id int) bool, apply func(id int, sel string, m cascadia.Sel, r hidingRule)) (complete bool) {
 	index := newElementIndex(w.elems, keysOf(rules))
 	work, matched := 0, 0
 	for _, r := range rules {
 		for _, sel := range r.selectors {
+			cands := index.candidates(sel)
+			if skip != nil && allSkipped(cands, skip) {
+				if work += len(cands); work > maxMatchWork {
+					return false
+				}
+				continue // nothing left to match: not compiled, not counted
+			}
 			m, ok := compileSelector(sel)
 			if !ok {
 				continue
 			}
-			cands := index.candidates(sel)
 			if matched++; matched > maxHidingSelectors {
-				return
+				return false
 			}
 			_, combinators := splitCompounds(sel)
 			if work += len(cands) * (1 + combinators*w.meanDepth()); work > maxMatchWork {
-				return
+				return false
 			}
 			for _, id := range cands {
 				if (skip == nil || !skip(id)) && m.Match(w.elems[id]) {
-					apply(id, sel, r)
+					apply(id, sel, m, r)
 				}
 			}
 		}
 	}
+	return true
 }
 
 func (w *walker) applyRule(id int, sel string, rule declSet) {
@@ -190,4 +217,14 @@ func compileSelector(sel string) (cascadia.Sel, bool) {
 		return nil, false
 	}
 	return s, true
+}
+
+// allSkipped reports whether skip rejects every id.
+func allSkipped(ids []int, skip func(id int) bool) bool {
+	for _, id := range ids {
+		if !skip(id) {
+			return false
+		}
+	}
+	return true
 }

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/aymerick/douceur/css"
+	"github.com/andybalholm/cascadia"
 	"github.com/aymerick/douceur/parser"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -622,45 +622,17 @@ func (w *walker) sizedElements() []bool {
 	if len(rules) == 0 {
 		return sized
 	}
-	w.matchRules(rules, func(id int) bool { return sized[id] }, func(id int, _ string, _ hidingRule) { sized[id] = true })
+	w.matchRules(rules, func(id int) bool { return sized[id] }, func(id int, _ string, _ cascadia.Sel, _ hidingRule) { sized[id] = true })
 	return sized
 }
 
 // sizingRules reads the page's style sheets again (only pages with a zero
 // font size get here) for the rules that set an absolute font size.
 func (w *walker) sizingRules() []hidingRule {
-	var out []hidingRule
-	var collect func(rules []*css.Rule, depth int)
-	collect = func(rules []*css.Rule, depth int) {
-		for _, r := range rules {
-			switch {
-			case r.Kind == css.QualifiedRule:
-				d := toDecls(r.Declarations)
-				if v, ok := d.get("font-size"); ok && absoluteSize(v.value) {
-					out = append(out, hidingRule{selectors: r.Selectors, decls: d})
-				}
-			case strings.EqualFold(r.Name, "@media") && mediaApplies(r.Prelude) && depth < maxMediaNesting:
-				collect(r.Rules, depth+1)
-			}
-		}
-	}
-	for _, sheet := range w.sheets {
-		s := sizingOnly(cleanCSS(sheet, false))
-		if !cheapToParse(s) {
-			continue
-		}
-		rules, _ := parser.NewParser(s).ParseRules()
-		collect(rules, 0)
-	}
-	return out
-}
-
-// sizingOnly is pruneRules for sizing rules: the qualified rules whose
-// block sets an absolute font size, inside @media blocks that apply to
-// screens, before douceur (slow) parses them.
-func sizingOnly(s string) string {
-	out, _ := pruneSheet(s, func(block string) bool { return valueOf(block, "font-size", absoluteSize) })
-	return out
+	return w.sheetRules(blockOnly(func(block string) bool { return valueOf(block, "font-size", absoluteSize) }), func(d declSet) bool {
+		v, ok := d.get("font-size")
+		return ok && absoluteSize(v.value)
+	}, false)
 }
 
 // absoluteSizeKeywords are the font-size keywords that do not depend on

@@ -28,6 +28,7 @@ type walker struct {
 	inline     map[int]declSet // parsed style attribute of node i
 	styleCache map[string]declSet
 	sheets     []string // text of the page's applicable <style> blocks
+	cleaned    []string // sheets after cleanCSS, filled as the rules are read
 	sheetBytes int
 	markers    map[string]bool
 	resolved   map[string]string // resolve's cache
