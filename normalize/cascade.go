@@ -68,18 +68,31 @@ func (c cascade) at(id int) *propKeys {
 }
 
 // hidden records a hiding rule r that matched element id; gave says
-// whether it gave the element its verdict.
+// whether it gave the element its verdict. A rule that also hides by
+// another property (text-indent, clip, a zero size) marks the element as
+// hidden otherwise too.
 func (c cascade) hidden(id int, gave bool, r hidingRule, inline declSet) {
 	k := c.at(id)
 	k.fromSheet = k.fromSheet || gave
-	for _, prop := range cascadeProps {
-		if v, ok := r.decls.get(prop); ok && hidingValue(prop, v.value) {
-			return
+	rest := make(declSet, 0, len(r.decls)+len(inline))
+	for _, d := range append(append(declSet{}, r.decls...), inline...) {
+		if cascadeProp(d.prop) < 0 {
+			rest = append(rest, d)
 		}
 	}
-	if reason, _ := hides(append(append(declSet{}, r.decls...), inline...)); reason != "" {
+	if reason, _ := hides(rest); reason != "" {
 		k.other = true
 	}
+}
+
+// cascadeProp is the index of prop in cascadeProps, or -1.
+func cascadeProp(prop string) int {
+	for i, p := range cascadeProps {
+		if p == prop {
+			return i
+		}
+	}
+	return -1
 }
 
 // record notes what rule r, matched on element id through selector sel
@@ -171,24 +184,24 @@ func (w *walker) showByCascade(c cascade) {
 	}
 }
 
-// resolveCascade sets element id's verdict from its cascade: the first property
-// whose strongest hiding declaration still wins, or none.
+// resolveCascade lifts element id's verdict when, for the property that
+// hid it, a showing declaration beats the strongest hiding one; another
+// cascade property that still hides then takes the verdict over.
 func (w *walker) resolveCascade(id int, k *propKeys) {
 	n := &w.out.Nodes[id]
-	if !k.hide[cascadeReason(n.Hidden)].set {
-		return // the rule that hid it was not seen again: the verdict stands
+	cur := cascadeReason(n.Hidden)
+	if !k.hide[cur].set || !k.show[cur].beats(k.hide[cur]) {
+		return // still hidden, or the rule that hid it was not seen again
+	}
+	if _, ok := w.inline[id].get(cascadeProps[cur]); ok {
+		return // the inline style set it: not the sheets' to undo
 	}
 	for p, prop := range cascadeProps {
-		if _, ok := w.inline[id].get(prop); ok {
-			if p == cascadeReason(n.Hidden) {
-				return // the inline style set it: not the sheets' to undo
-			}
+		if _, ok := w.inline[id].get(prop); p == cur || ok {
 			continue
 		}
 		if k.hide[p].set && !k.show[p].beats(k.hide[p]) {
-			if p != cascadeReason(n.Hidden) {
-				n.Hidden, n.HiddenRule = cascadeReasons[p], k.hide[p].evidence
-			}
+			n.Hidden, n.HiddenRule = cascadeReasons[p], k.hide[p].evidence
 			return
 		}
 	}

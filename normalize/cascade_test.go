@@ -18,6 +18,8 @@ func TestCascadeShowsAgain(t *testing.T) {
 		{"inherit shows nothing", `.tab{visibility:hidden} .tab.on{visibility:inherit}`, `<div id=t class="tab on">x</div>`, HiddenVisibility, ".tab { visibility: hidden }"},
 		{"another property still hides", `.tab{display:none} .tab.on{display:block} .on{visibility:hidden}`, `<div id=t class="tab on">x</div>`, HiddenVisibility, ".on { visibility: hidden }"},
 		{"a hiding rule of another kind keeps the verdict", `.tab{display:none} .tab.on{display:block} .on{text-indent:-9999px}`, `<div id=t class="tab on">x</div>`, HiddenDisplay, ".tab { display: none }"},
+		{"a rule hiding two ways keeps hiding the other way", `.tab{display:none;text-indent:-9999px} .tab.on{display:block}`, `<div id=t class="tab on">x</div>`, HiddenDisplay, ".tab { display: none }"},
+		{"a verdict nothing undoes stays as it was", `.a{visibility:hidden} .b{display:none}`, `<div id=t class="a b">x</div>`, HiddenVisibility, ".a { visibility: hidden }"},
 		{"opacity back to one", `.fade{opacity:0} .fade.in{opacity:1}`, `<div id=t class="fade in">x</div>`, "", ""},
 		{"inside a media query for screens", `.tab{display:none} @media screen{.tab.on{display:block}}`, `<div id=t class="tab on">x</div>`, "", ""},
 		{"not in a print query", `.tab{display:none} @media print{.tab.on{display:block}}`, `<div id=t class="tab on">x</div>`, HiddenDisplay, ".tab { display: none }"},
