@@ -64,9 +64,9 @@ func (w *walker) hidingRules() []hidingRule {
 }
 
 // sheetRules parses the page's style sheets, pruned to the rules whose
-// selector list (prelude) and lower-cased declaration block pass keep, and returns the rules whose parsed
-// declarations pass want, in document order. count adds the rules seen to
-// Stats.StyleRules (once per page).
+// selector list (prelude) and lower-cased declaration block pass keep, and
+// returns the rules whose parsed declarations pass want, in document order.
+// count adds the rules seen to Stats.StyleRules (once per page).
 func (w *walker) sheetRules(keep func(prelude, block string) bool, want func(declSet) bool, count bool) []hidingRule {
 	var out []hidingRule
 	for k, sheet := range w.sheets {
