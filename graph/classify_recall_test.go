@@ -108,16 +108,8 @@ func TestRecipeRegionsFromMicrodata(t *testing.T) {
 	g := buildHTML(t, recipePage("",
 		`<table><tr itemprop="recipeIngredient"><td>125 g</td><td>flour</td></tr><tr itemprop="recipeIngredient"><td>65 g</td><td>sugar</td></tr></table><p>Serves four</p>`,
 		`<div itemprop="recipeInstructions"><p>`+stepOne+`</p><p>`+stepTwo+`</p></div>`))
-	for _, p := range []string{"The first", "125 g", "Mix the flour", "Press the dough"} {
-		if r := roleOf(t, g, p); r != "content" {
-			t.Errorf("%q is %s, want content", p, r)
-		}
-	}
-	for _, p := range []string{"Another cake", "Contact the kitchen"} {
-		if r := roleOf(t, g, p); r != "chrome" {
-			t.Errorf("%q is %s, want chrome", p, r)
-		}
-	}
+	expectRoles(t, g, "content", "The first", "125 g", "Mix the flour", "Press the dough")
+	expectRoles(t, g, "chrome", "Another cake", "Contact the kitchen")
 }
 
 func TestRecipeRegionsFromJSONLD(t *testing.T) {
@@ -127,16 +119,8 @@ func TestRecipeRegionsFromJSONLD(t *testing.T) {
 	g := buildHTML(t, recipePage(ld,
 		`<ul><li>125 g Flour</li><li>65 g Sugar</li><li>65 g Butter</li></ul>`,
 		`<ol><li>`+stepOne+`</li><li>`+stepTwo+`</li></ol>`))
-	for _, p := range []string{"The first", "125 g Flour", "65 g Butter", "Mix the flour", "Press the dough"} {
-		if r := roleOf(t, g, p); r != "content" {
-			t.Errorf("%q is %s, want content", p, r)
-		}
-	}
-	for _, p := range []string{"Another cake", "Contact the kitchen"} {
-		if r := roleOf(t, g, p); r != "chrome" {
-			t.Errorf("%q is %s, want chrome", p, r)
-		}
-	}
+	expectRoles(t, g, "content", "The first", "125 g Flour", "65 g Butter", "Mix the flour", "Press the dough")
+	expectRoles(t, g, "chrome", "Another cake", "Contact the kitchen")
 }
 
 // TestRecipeHostileBounded: twenty JSON-LD recipes (normalize keeps 20

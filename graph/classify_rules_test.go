@@ -22,6 +22,17 @@ func roleOf(t *testing.T, g *Record, prefix string) string {
 	return ""
 }
 
+// expectRoles checks that the first block starting with each prefix has
+// role.
+func expectRoles(t *testing.T, g *Record, role string, prefixes ...string) {
+	t.Helper()
+	for _, p := range prefixes {
+		if r := roleOf(t, g, p); r != role {
+			t.Errorf("%q is %s, want %s", p, r, role)
+		}
+	}
+}
+
 func TestClassifierRules(t *testing.T) {
 	cases := []struct {
 		name    string
