@@ -407,19 +407,16 @@ func (c *container) moreProse(best, p int) bool {
 	return float64(all) >= 1.5*float64(own) && all >= minContainerChars && c.linkDensity(p) < 0.25 && 2*all >= c.stats[p].chars
 }
 
-// holds reports whether element i lies in the container or one of its
-// siblings.
+// holds reports whether element i lies in the container, one of its
+// siblings or one of its recipe regions.
 func (c *container) holds(t *tree, i int) bool {
-	if c.inside(t, i, c.node) {
-		return true
-	}
-	for _, s := range c.siblings {
-		if c.inside(t, i, s) {
-			return true
-		}
-	}
-	for _, r := range c.recipe {
-		if c.inside(t, i, r) {
+	return c.inside(t, i, c.node) || c.insideAny(t, i, c.siblings) || c.insideAny(t, i, c.recipe)
+}
+
+// insideAny reports whether element i lies in one of the elements ancs.
+func (c *container) insideAny(t *tree, i int, ancs []int) bool {
+	for _, a := range ancs {
+		if c.inside(t, i, a) {
 			return true
 		}
 	}

@@ -126,7 +126,7 @@ func TestRecipeRegionsFromJSONLD(t *testing.T) {
 // TestRecipeHostileBounded: twenty JSON-LD recipes (normalize keeps 20
 // scripts of up to 256 KB) of 8,000 ingredients and 4,000 steps each, over
 // a page of 10,000 blocks, are matched in bounded work: the texts read are
-// capped (uncapped, this build took 25 times longer).
+// capped.
 func TestRecipeHostileBounded(t *testing.T) {
 	var ld strings.Builder
 	for s := 0; s < 20; s++ {

@@ -22,6 +22,18 @@ func roleOf(t *testing.T, g *Record, prefix string) string {
 	return ""
 }
 
+// rolesOf lists, comma-separated, the roles of the blocks whose text is
+// text, in order.
+func rolesOf(g *Record, text string) string {
+	var roles []string
+	for _, b := range g.Blocks {
+		if b.Text == text {
+			roles = append(roles, b.Role)
+		}
+	}
+	return strings.Join(roles, ",")
+}
+
 // expectRoles checks that the first block starting with each prefix has
 // role.
 func expectRoles(t *testing.T, g *Record, role string, prefixes ...string) {
@@ -125,13 +137,7 @@ func TestClassifierRules(t *testing.T) {
 func TestRepeatedCaptionKeepsFirstCopy(t *testing.T) {
 	caption := "A long row of unsold cars sits in a dealer lot in the early morning, photographed from the road."
 	g := buildHTML(t, `<!doctype html><html><body><article><p>`+prose("first")+`</p><figure><figcaption>`+caption+`</figcaption></figure><p>`+prose("second")+`</p><figure><figcaption>`+caption+`</figcaption></figure></article></body></html>`)
-	var roles []string
-	for _, b := range g.Blocks {
-		if b.Text == caption {
-			roles = append(roles, b.Role)
-		}
-	}
-	if strings.Join(roles, ",") != "content,chrome" {
+	if roles := rolesOf(g, caption); roles != "content,chrome" {
 		// (the copies sit under one heading: slides of one gallery)
 		t.Errorf("caption copies are %v, want the first content and the second chrome", roles)
 	}
@@ -193,26 +199,14 @@ func TestRootHiddenPageIsReadWithANote(t *testing.T) {
 func TestRepeatUnderALaterHeadingStays(t *testing.T) {
 	line := "Asparagus and eggs with one cup of asparagus, two poached eggs and half a cup of sweet potato."
 	g := buildHTML(t, `<!doctype html><html><body><article><h2>Plan A</h2><p>`+prose("first")+`</p><p>`+line+`</p><h2>Plan B</h2><p>`+prose("second")+`</p><p>`+line+`</p></article></body></html>`)
-	var roles []string
-	for _, b := range g.Blocks {
-		if b.Text == line {
-			roles = append(roles, b.Role)
-		}
-	}
-	if strings.Join(roles, ",") != "content,content" {
+	if roles := rolesOf(g, line); roles != "content,content" {
 		t.Errorf("copies under two headings are %v, want both content", roles)
 	}
 }
 
 func TestLineLinkedOnceStaysContentElsewhere(t *testing.T) {
 	g := buildHTML(t, `<!doctype html><html><body><article><p>`+prose("first")+`</p><p><a href="/p">Performance Hydrate</a></p><p>`+prose("second")+`</p><p>Performance Hydrate</p><p>`+prose("third")+`</p></article></body></html>`)
-	var roles []string
-	for _, b := range g.Blocks {
-		if b.Text == "Performance Hydrate" {
-			roles = append(roles, b.Role)
-		}
-	}
-	if strings.Join(roles, ",") != "chrome,content" {
+	if roles := rolesOf(g, "Performance Hydrate"); roles != "chrome,content" {
 		t.Errorf("the linked copy and the plain one are %v, want chrome,content", roles)
 	}
 }

@@ -289,13 +289,5 @@ func appendStepTexts(out []string, v any, depth int) []string {
 // regions (and not in the container itself): such text does not vouch
 // for the container's pick.
 func (c *container) inRecipe(t *tree, i int) bool {
-	if c.inside(t, i, c.node) {
-		return false
-	}
-	for _, r := range c.recipe {
-		if c.inside(t, i, r) {
-			return true
-		}
-	}
-	return false
+	return !c.inside(t, i, c.node) && c.insideAny(t, i, c.recipe)
 }

@@ -74,10 +74,15 @@ func (c cascade) at(id int) *propKeys {
 func (c cascade) hidden(id int, gave bool, r hidingRule, inline declSet) {
 	k := c.at(id)
 	k.fromSheet = k.fromSheet || gave
-	rest := make(declSet, 0, len(r.decls)+len(inline))
-	for _, d := range append(append(declSet{}, r.decls...), inline...) {
-		if cascadeProp(d.prop) < 0 {
-			rest = append(rest, d)
+	if k.other {
+		return
+	}
+	var rest declSet
+	for _, ds := range [2]declSet{r.decls, inline} {
+		for _, d := range ds {
+			if cascadeProp(d.prop) < 0 {
+				rest = append(rest, d)
+			}
 		}
 	}
 	if reason, _ := hides(rest); reason != "" {

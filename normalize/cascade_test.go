@@ -1,6 +1,10 @@
 package normalize
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 func TestCascadeShowsAgain(t *testing.T) {
 	tests := []struct {
@@ -32,5 +36,29 @@ func TestCascadeShowsAgain(t *testing.T) {
 				t.Errorf("verdict %q (%q), want %q (%q)", n.Hidden, n.HiddenRule, tc.reason, tc.rule)
 			}
 		})
+	}
+}
+
+// TestCascadeBoundsKeepVerdicts: past the matching bounds the second look
+// is incomplete, so no verdict is lifted — a page cannot show hidden text
+// by burying the hiding rule under more showing rules than are matched.
+func TestCascadeBoundsKeepVerdicts(t *testing.T) {
+	page := func(n int) *Record {
+		var css, els strings.Builder
+		css.WriteString(`.h{display:none}`)
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&css, `.h.s%d{display:block}`, i)
+			fmt.Fprintf(&els, `<div id="e%d" class="h s%d">item %d</div>`, i, i, i)
+		}
+		return mustNormalize(t, `<!doctype html><html><head><style>`+css.String()+`</style></head><body>`+els.String()+`</body></html>`)
+	}
+	if n := byID(t, page(10), "e3"); n.Hidden != "" {
+		t.Errorf("within the bounds: verdict %q, want shown", n.Hidden)
+	}
+	r := page(maxHidingSelectors + 50)
+	for _, id := range []string{"e0", "e999", "e1049"} {
+		if n := byID(t, r, id); n.Hidden != HiddenDisplay {
+			t.Errorf("past the bounds: %s verdict %q, want %q", id, n.Hidden, HiddenDisplay)
+		}
 	}
 }
