@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,8 +17,6 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/launcher"
-	"github.com/go-rod/rod/lib/launcher/flags"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -42,6 +41,8 @@ type BrowserOptions struct {
 	Locale       string
 	Timezone     string
 	LaunchWait   time.Duration // cap for starting Chromium
+	HeapMB       int           // JavaScript heap limit of each page, MiB (V8's max-old-space-size)
+	MemoryMB     int           // the browser tree's memory budget, MiB: over it, the biggest page is killed
 }
 
 // DefaultBrowserOptions are the command's defaults.
@@ -56,6 +57,8 @@ func DefaultBrowserOptions() BrowserOptions {
 		Locale:       "en-US",
 		Timezone:     "UTC",
 		LaunchWait:   20 * time.Second,
+		HeapMB:       512,
+		MemoryMB:     3072,
 	}
 }
 
@@ -91,57 +94,99 @@ func (o BrowserOptions) withDefaults() BrowserOptions {
 	if o.LaunchWait <= 0 {
 		o.LaunchWait = d.LaunchWait
 	}
+	if o.HeapMB <= 0 {
+		o.HeapMB = d.HeapMB
+	}
+	if o.MemoryMB <= 0 {
+		o.MemoryMB = d.MemoryMB
+	}
 	return o
 }
 
-// chromiumFlags are given to every launch (besides a fresh profile and a
-// random debugging port). Sorted, they are recorded in the trace.
+// chromiumFlags are given to every launch (besides a fresh profile, a
+// random debugging port, the browser's own policy proxy and, where the host
+// allows no sandbox, --no-sandbox). Sorted, they are recorded in the trace.
+//
+// Every request goes through a proxy ("<-loopback>" takes loopback out of
+// Chromium's implicit bypass list) and Chromium resolves no names itself, so
+// the address policy decides every connection the browser makes. WebRTC may
+// use no UDP that the proxy does not carry. Background tabs are not
+// throttled: a tab reads the same beside three others as alone.
 var chromiumFlags = []string{
-	"headless", "no-sandbox", "disable-gpu", "disable-quic", "no-first-run",
+	"headless", "disable-gpu", "disable-quic", "no-first-run",
 	"disable-background-networking", "disable-component-update", "disable-sync",
 	"disable-dev-shm-usage", "disable-breakpad", "hide-scrollbars", "mute-audio",
+	"disable-default-apps", "disable-extensions", "disable-client-side-phishing-detection",
+	"proxy-bypass-list=<-loopback>",
+	"host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+	"force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+	"webrtc-ip-handling-policy=disable_non_proxied_udp",
+	"disable-background-timer-throttling", "disable-renderer-backgrounding",
+	"disable-backgrounding-occluded-windows", "disable-ipc-flooding-protection",
+	"disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,AutofillServerCommunication,CalculateNativeWinOcclusion,BackForwardCache",
+	"no-default-browser-check", "password-store=basic", "use-mock-keychain",
 }
 
 // ErrNoChromium is wrapped by the error of a browser that cannot start.
 var ErrNoChromium = errors.New("Chromium is not available: install it with `apt-get install chromium` (or point $SIEVE_CHROMIUM / --chromium at a Chromium binary)")
 
-// Browser is one Chromium process with a pool of tabs. It is started on
-// first use, restarted after a crash or every RestartEvery pages, and
-// killed (with its profile removed) by Close.
+// Browser is one Chromium process. Each page is read in a browser context
+// of its own (its own proxy, cookies, storage and caches, disposed after the
+// read). It is started on first use, restarted after a crash or every
+// RestartEvery pages, and killed (with its profile removed) by Close.
 type Browser struct {
 	opts BrowserOptions
 	tabs int
+	// dial is the policy dialer every browser request goes through (the
+	// Capturer's); nil refuses every request.
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
-	mu      sync.Mutex
-	gen     int // launch generation; tabs of an older one are closed
-	b       *rod.Browser
-	l       *launcher.Launcher
-	pid     int
-	profile string
-	idle    []*tab
-	inUse   int
-	pages   int // pages since launch
-	version proto.BrowserGetVersionResult
-	flags   []string
-	broken  error // launch failed for good: every render fails fast
-	closed  bool
-	slots   chan struct{}
+	mu        sync.Mutex
+	gen       int // launch generation
+	b         *rod.Browser
+	proc      *chromiumProc
+	pid       int
+	profile   string
+	proxy     *policyProxy // the default context's proxy: refuses everything
+	guard     *targetGuard
+	mem       *memWatch
+	inUse     int
+	pages     int // pages since launch
+	version   proto.BrowserGetVersionResult
+	flags     []string
+	sandboxed bool
+	runAs     string
+	note      string
+	broken    error // launch failed for good: every render fails fast
+	closed    bool
+	slots     chan struct{}
 
 	// afterNav, when set (tests only), runs once a page's navigation
 	// has started: it is how a test crashes a tab mid-read.
 	afterNav atomic.Pointer[func(p *rod.Page, url string)]
 }
 
+// tab is one read's page, in its own browser context behind its own proxy.
 type tab struct {
-	page *rod.Page
-	gen  int
-	init bool // page-level setup done
+	page  *rod.Page
+	b     *rod.Browser
+	gen   int
+	ctxID proto.BrowserBrowserContextID
+	proxy *policyProxy
 }
 
 // NewBrowser returns a browser that will run up to tabs pages at once. It
-// does not start Chromium yet.
+// does not start Chromium yet. Its requests are refused until SetDialer.
 func NewBrowser(opts BrowserOptions, tabs int) *Browser {
 	return &Browser{opts: opts.withDefaults(), tabs: max(1, tabs), slots: make(chan struct{}, max(1, tabs))}
+}
+
+// SetDialer sets the dialer (with the address policy) that every request of
+// the browser goes through.
+func (br *Browser) SetDialer(dial func(ctx context.Context, network, addr string) (net.Conn, error)) {
+	br.mu.Lock()
+	br.dial = dial
+	br.mu.Unlock()
 }
 
 // Start launches Chromium now, so that a missing binary is reported before
@@ -180,39 +225,55 @@ func (br *Browser) launch() error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), br.opts.LaunchWait)
-	defer cancel()
-	l := launcher.New().Context(ctx).Bin(bin).Leakless(true).UserDataDir(dir).
-		Delete("disable-features").Delete("enable-features").Delete("enable-automation")
-	for _, f := range chromiumFlags {
-		l = l.Set(flags.Flag(f))
-	}
-	u, err := l.Launch()
+	px, err := startProxy(nil, "the browser's default context makes no requests")
 	if err != nil {
 		os.RemoveAll(dir)
-		return fmt.Errorf("starting %s failed (%v): %w", bin, err, ErrNoChromium)
+		return err
 	}
-	b := rod.New().ControlURL(u)
-	if err := b.Connect(); err != nil {
-		killTree(l.PID())
+	fail := func(pid int, err error) error {
+		killTree(pid)
+		px.Close()
 		os.RemoveAll(dir)
-		return fmt.Errorf("connecting to %s failed (%v): %w", bin, err, ErrNoChromium)
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), br.opts.LaunchWait)
+	defer cancel()
+	fl := make([]string, 0, len(chromiumFlags)+3)
+	for _, f := range chromiumFlags {
+		fl = append(fl, "--"+f)
+	}
+	fl = append(fl, "--proxy-server=http://"+px.Addr())
+	if br.opts.HeapMB > 0 {
+		fl = append(fl, fmt.Sprintf("--js-flags=--max-old-space-size=%d", br.opts.HeapMB))
+	}
+	proc, err := startChromium(ctx, bin, fl, dir)
+	if err != nil {
+		return fail(0, fmt.Errorf("starting %s failed (%v): %w", bin, err, ErrNoChromium))
+	}
+	pid := proc.cmd.Process.Pid
+	b := rod.New().ControlURL(proc.wsURL)
+	if err := b.Connect(); err != nil {
+		return fail(pid, fmt.Errorf("connecting to %s failed (%v): %w", bin, err, ErrNoChromium))
 	}
 	v, err := b.Version()
 	if err != nil {
-		killTree(l.PID())
-		os.RemoveAll(dir)
-		return fmt.Errorf("%s does not answer (%v): %w", bin, err, ErrNoChromium)
+		return fail(pid, fmt.Errorf("%s does not answer (%v): %w", bin, err, ErrNoChromium))
 	}
-	br.flags = launchFlags(l.FormatArgs())
-	br.b, br.l, br.pid, br.profile, br.version = b, l, l.PID(), dir, *v
+	g, err := guardTargets(b)
+	if err != nil {
+		return fail(pid, fmt.Errorf("%s: watching new targets failed (%v): %w", bin, err, ErrNoChromium))
+	}
+	br.flags = launchFlags(proc.args)
+	br.b, br.proc, br.pid, br.profile, br.version, br.proxy, br.guard = b, proc, pid, dir, *v, px, g
+	br.sandboxed, br.runAs, br.note = proc.sandboxed, proc.user, proc.note
+	br.mem = startMemWatch(pid, br.opts.MemoryMB)
 	br.gen++
 	br.pages = 0
 	return nil
 }
 
 // Flags are the command-line flags Chromium was started with, sorted,
-// without the per-run profile directory and debugging port.
+// without the per-run profile directory, debugging port and proxy port.
 func (br *Browser) Flags() []string {
 	br.mu.Lock()
 	defer br.mu.Unlock()
@@ -222,13 +283,25 @@ func (br *Browser) Flags() []string {
 func launchFlags(args []string) []string {
 	out := []string{}
 	for _, a := range args {
-		if strings.HasPrefix(a, "--user-data-dir") || strings.HasPrefix(a, "--remote-debugging-port") {
+		switch {
+		case !strings.HasPrefix(a, "--"),
+			strings.HasPrefix(a, "--user-data-dir"), strings.HasPrefix(a, "--remote-debugging-port"):
 			continue
+		case strings.HasPrefix(a, "--proxy-server="):
+			a = "--proxy-server=(sieve's address-policy proxy)"
 		}
 		out = append(out, a)
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Sandbox says how Chromium is confined: whether its sandbox is on, the
+// user it runs as, and why the sandbox is off when it is.
+func (br *Browser) Sandbox() (on bool, user, note string) {
+	br.mu.Lock()
+	defer br.mu.Unlock()
+	return br.sandboxed, br.runAs, br.note
 }
 
 // Version is the browser's product string ("Chrome/156.0…"), once started.
@@ -248,66 +321,112 @@ func (br *Browser) PID() int {
 	return br.pid
 }
 
-// acquire waits for a free slot and returns a tab of a running browser.
-func (br *Browser) acquire(ctx context.Context) (*tab, error) {
+// acquire waits for a free slot and opens a tab for one read: a new browser
+// context with its own proxy, and a page in it.
+func (br *Browser) acquire(ctx context.Context, deny string) (*tab, error) {
 	select {
 	case br.slots <- struct{}{}:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	t, err := br.takeTab()
+	b, gen, dial, err := br.running()
 	if err != nil {
 		<-br.slots
+		return nil, err
+	}
+	t, err := br.openTab(b, gen, dial, deny)
+	if err != nil {
+		br.release(t, true)
 		return nil, err
 	}
 	return t, nil
 }
 
-func (br *Browser) takeTab() (*tab, error) {
+// running returns the running browser (launching it when needed) and
+// counts a page in use.
+func (br *Browser) running() (*rod.Browser, int, func(context.Context, string, string) (net.Conn, error), error) {
 	br.mu.Lock()
 	defer br.mu.Unlock()
 	if br.b != nil && br.pages >= br.opts.RestartEvery && br.inUse == 0 {
 		br.stop()
 	}
 	if br.b != nil && !alive(br.pid) {
-		br.stop() // killed or crashed between pages: its tabs are gone too
+		br.stop() // killed or crashed between pages
 	}
 	if err := br.ensure(); err != nil {
-		return nil, err
+		return nil, 0, nil, err
 	}
 	br.pages++
 	br.inUse++
-	if n := len(br.idle); n > 0 {
-		t := br.idle[n-1]
-		br.idle = br.idle[:n-1]
-		return t, nil
-	}
-	p, err := br.b.Timeout(10 * time.Second).Page(proto.TargetCreateTarget{URL: "about:blank"})
-	if err != nil {
-		br.inUse--
-		br.crashCheck()
-		return nil, err
-	}
-	return &tab{page: p, gen: br.gen}, nil
+	return br.b, br.gen, br.dial, nil
 }
 
-// release returns t to the pool, or closes it after an error (a tab is
-// never reused after a failure); a browser that no longer answers is
-// restarted on next use.
+func (br *Browser) openTab(b *rod.Browser, gen int, dial func(context.Context, string, string) (net.Conn, error), deny string) (*tab, error) {
+	if dial == nil && deny == "" {
+		deny = "no address policy is set for this browser"
+	}
+	t := &tab{b: b, gen: gen}
+	px, err := startProxy(dial, deny)
+	if err != nil {
+		return t, err
+	}
+	t.proxy = px
+	bc, err := proto.TargetCreateBrowserContext{
+		DisposeOnDetach: true,
+		ProxyServer:     "http://" + px.Addr(),
+		ProxyBypassList: "<-loopback>",
+	}.Call(b.Timeout(10 * time.Second))
+	if err != nil {
+		return t, err
+	}
+	t.ctxID = bc.BrowserContextID
+	if err := (proto.BrowserSetDownloadBehavior{Behavior: proto.BrowserSetDownloadBehaviorBehaviorDeny, BrowserContextID: t.ctxID}).Call(b); err != nil {
+		return t, err
+	}
+	p, err := br.newPage(b, t.ctxID)
+	if err != nil {
+		return t, err
+	}
+	t.page = p
+	return t, nil
+}
+
+// newPage creates a page in context id; the target guard lets it run.
+func (br *Browser) newPage(b *rod.Browser, id proto.BrowserBrowserContextID) (*rod.Page, error) {
+	g := br.guard
+	tgt, err := proto.TargetCreateTarget{URL: "about:blank", BrowserContextID: id}.Call(b.Timeout(10 * time.Second))
+	if err != nil {
+		return nil, err
+	}
+	g.own(b, tgt.TargetID)
+	return b.Timeout(10 * time.Second).PageFromTarget(tgt.TargetID)
+}
+
+// release ends a read: its browser context (and every page, worker and
+// connection in it) and its proxy are gone; a browser that no longer
+// answers is restarted on next use.
 func (br *Browser) release(t *tab, failed bool) {
 	defer func() { <-br.slots }()
+	if t != nil {
+		if t.ctxID != "" {
+			_ = proto.TargetDisposeBrowserContext{BrowserContextID: t.ctxID}.Call(t.b.Timeout(5 * time.Second))
+		}
+		if t.page != nil {
+			br.guard.forget(t.page.TargetID)
+		}
+		if t.proxy != nil {
+			t.proxy.Close()
+		}
+	}
 	br.mu.Lock()
 	defer br.mu.Unlock()
 	br.inUse--
-	if t.gen != br.gen || br.b == nil {
+	if t == nil || t.gen != br.gen || br.b == nil {
 		return
 	}
-	if !failed {
-		br.idle = append(br.idle, t)
-		return
+	if failed {
+		br.crashCheck()
 	}
-	_ = t.page.Timeout(2 * time.Second).Close()
-	br.crashCheck()
 }
 
 // crashCheck restarts a browser that does not answer; br.mu is held.
@@ -325,10 +444,13 @@ func (br *Browser) stop() {
 	if br.b == nil {
 		return
 	}
+	br.mem.close()
 	_ = br.b.Timeout(2 * time.Second).Close()
 	killTree(br.pid)
+	waitExit(br.pid, 2*time.Second)
+	br.proxy.Close()
 	os.RemoveAll(br.profile)
-	br.b, br.l, br.idle, br.pid = nil, nil, nil, 0
+	br.b, br.proc, br.pid, br.proxy, br.mem = nil, nil, 0, nil, nil
 }
 
 // Close kills Chromium and removes its profile. Safe to call twice.

@@ -29,9 +29,10 @@ type Capturer struct {
 	hosts        *hostGates
 	robots       *robotsCache
 
-	// deny is the address policy, asked about every resolved address at
-	// dial time (so also after redirects); nil allows every address.
-	deny func(netip.Addr) bool
+	// deny is the address policy, asked about every resolved address and
+	// port at dial time (so also after redirects, and for every request the
+	// browser makes); nil allows every address.
+	deny func(netip.AddrPort) bool
 	// lookup resolves a host name to addresses.
 	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
 
@@ -49,7 +50,7 @@ func New(opts Options) *Capturer {
 		lookup: defaultLookup,
 	}
 	if !opts.AllowPrivate {
-		c.deny = deniedAddr
+		c.deny = newAddrPolicy(opts).denied
 	}
 	// No proxy: a proxy would resolve and connect on our behalf, past the
 	// address policy. Compression is decoded by readBody, under the cap.
@@ -69,6 +70,7 @@ func New(opts Options) *Capturer {
 	c.trace = newTrace(opts)
 	if opts.Tier != TierStatic {
 		c.browser = NewBrowser(opts.Browser, opts.Concurrency)
+		c.browser.SetDialer(c.dial)
 	}
 	if opts.Browser.Blobs != "" {
 		c.blobs, _ = blob.Open(opts.Browser.Blobs) // the command checked it; nil keeps no screenshots or PDFs
@@ -89,6 +91,7 @@ func newTrace(o Options) Trace {
 		MaxBytes:         o.MaxBytes,
 		Robots:           !o.IgnoreRobots,
 		AllowPrivate:     o.AllowPrivate,
+		AllowAddrs:       addrStrings(o.AllowAddrs),
 		Libraries: version.Of("golang.org/x/net", "golang.org/x/text",
 			"github.com/andybalholm/brotli", "github.com/temoto/robotstxt"),
 	}

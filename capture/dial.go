@@ -65,9 +65,9 @@ type deniedError struct {
 
 func (e *deniedError) Error() string {
 	if e.host == e.addr.String() {
-		return fmt.Sprintf("%s is a private, loopback, link-local or reserved address: refused (--allow-private allows it)", e.addr)
+		return fmt.Sprintf("%s is a private, loopback, link-local or reserved address: refused (--allow-private or --allow-addr allows it)", e.addr)
 	}
-	return fmt.Sprintf("%s resolves to %s, a private, loopback, link-local or reserved address: refused (--allow-private allows it)", e.host, e.addr)
+	return fmt.Sprintf("%s resolves to %s, a private, loopback, link-local or reserved address: refused (--allow-private or --allow-addr allows it)", e.host, e.addr)
 }
 
 func defaultLookup(ctx context.Context, host string) ([]netip.Addr, error) {
@@ -101,7 +101,7 @@ func (c *Capturer) dialFirst(ctx context.Context, network, host string, port uin
 	var d net.Dialer
 	for _, ip := range ips {
 		ip = ip.Unmap()
-		if c.deny != nil && c.deny(ip) {
+		if c.deny != nil && c.deny(netip.AddrPortFrom(ip, port)) {
 			if denied == nil {
 				denied = &deniedError{host: host, addr: ip}
 			}

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"net/netip"
 	"time"
 
 	"github.com/sieve-dev/sieve/internal/version"
@@ -26,7 +27,8 @@ type Options struct {
 	ConnectTimeout time.Duration // DNS, TCP and TLS handshake
 	MaxBytes       int64         // body cap, after content decoding
 	IgnoreRobots   bool
-	AllowPrivate   bool // allow private, loopback, link-local and similar addresses
+	AllowPrivate   bool             // allow private, loopback, link-local and similar addresses
+	AllowAddrs     []netip.AddrPort // allow exactly these addresses (everything else private stays refused)
 	UserAgent      string
 	Retries        int           // retries after 429, or 503 with Retry-After
 	MaxRetryWait   time.Duration // longest wait a Retry-After may ask for

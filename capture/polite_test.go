@@ -297,7 +297,7 @@ func TestRedirectToDeniedAddress(t *testing.T) {
 	// Allow the first hop's address, deny the redirect target's: the check
 	// must run on the address each hop resolves to.
 	allowed := netip.MustParseAddr("127.0.0.1")
-	c.deny = func(a netip.Addr) bool { return a != allowed }
+	c.deny = func(a netip.AddrPort) bool { return a.Addr() != allowed }
 	rec := captureURL(t, c, outer.URL+"/start")
 	wantError(t, rec, ErrPrivate)
 	if len(rec.Redirects) != 1 || rec.Redirects[0].URL != outer.URL+"/start" || rec.FinalURL != inner.URL+"/secret" {

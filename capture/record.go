@@ -113,6 +113,7 @@ type Trace struct {
 	MaxBytes         int64             `json:"max_bytes"`
 	Robots           bool              `json:"robots"`
 	AllowPrivate     bool              `json:"allow_private"`
+	AllowAddrs       []string          `json:"allow_addrs,omitempty"` // --allow-addr: the private addresses allowed one by one
 	Libraries        []version.Library `json:"libraries"`
 	Browser          *BrowserTrace     `json:"browser,omitempty"` // render tier: the browser and its settings
 }

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	_ "embed"
@@ -9,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -68,7 +70,20 @@ type netWatch struct {
 	loaded    bool
 	crashed   bool
 	navigated bool // the page replaced the served document
+	reqs      map[proto.NetworkRequestID]netReq
+	refused   []Refusal       // requests the proxy refused, as the page saw them
+	sockets   map[string]bool // WebSocket URLs the page opened
+	onCrash   func()
 }
+
+type netReq struct {
+	url      string
+	kind     proto.NetworkResourceType
+	topLevel bool
+}
+
+// refusedText is how Chromium reports a CONNECT the proxy refused.
+const refusedText = "ERR_TUNNEL_CONNECTION_FAILED"
 
 func (w *netWatch) handlers() []any {
 	return []any{
@@ -77,7 +92,11 @@ func (w *netWatch) handlers() []any {
 			defer w.mu.Unlock()
 			w.inflight[e.RequestID] = true
 			w.lastNet = time.Now()
-			if e.Type != proto.NetworkResourceTypeDocument || e.FrameID != w.frame {
+			top := e.Type == proto.NetworkResourceTypeDocument && e.FrameID == w.frame
+			if e.Request != nil {
+				w.reqs[e.RequestID] = netReq{url: e.Request.URL, kind: e.Type, topLevel: top}
+			}
+			if !top {
 				return
 			}
 			switch {
@@ -93,15 +112,55 @@ func (w *netWatch) handlers() []any {
 		func(e *proto.NetworkResponseReceived) {
 			w.mu.Lock()
 			defer w.mu.Unlock()
-			if e.RequestID == w.mainID && e.Response != nil {
+			if e.Response == nil {
+				return
+			}
+			if e.Response.Status == 403 && hasHeader(e.Response.Headers, refusedHeader) {
+				w.refuse(e.RequestID)
+				return
+			}
+			if e.RequestID == w.mainID {
 				w.status, w.url, w.mime, w.headers = e.Response.Status, e.Response.URL, e.Response.MIMEType, e.Response.Headers
 			}
 		},
 		func(e *proto.NetworkLoadingFinished) { w.done(e.RequestID) },
-		func(e *proto.NetworkLoadingFailed) { w.done(e.RequestID) },
+		func(e *proto.NetworkLoadingFailed) {
+			if strings.Contains(e.ErrorText, refusedText) {
+				w.mu.Lock()
+				w.refuse(e.RequestID)
+				w.mu.Unlock()
+			}
+			w.done(e.RequestID)
+		},
+		func(e *proto.NetworkWebSocketCreated) { w.mu.Lock(); w.sockets[e.URL] = true; w.mu.Unlock() },
+		func(e *proto.PageWindowOpen) {
+			w.mu.Lock()
+			w.refused = append(w.refused, Refusal{URL: e.URL, ResourceType: "Popup", Reason: "a new window or tab (window.open, target=_blank): not opened"})
+			w.mu.Unlock()
+		},
 		func(e *proto.PageLoadEventFired) { w.mu.Lock(); w.loaded = true; w.mu.Unlock() },
-		func(e *proto.InspectorTargetCrashed) { w.mu.Lock(); w.crashed = true; w.mu.Unlock() },
+		func(e *proto.InspectorTargetCrashed) {
+			w.mu.Lock()
+			w.crashed = true
+			w.mu.Unlock()
+			if w.onCrash != nil {
+				w.onCrash()
+			}
+		},
 	}
+}
+
+// refuse notes a request the proxy refused; w.mu is held.
+func (w *netWatch) refuse(id proto.NetworkRequestID) {
+	r, ok := w.reqs[id]
+	if !ok {
+		return
+	}
+	kind := string(r.kind)
+	if kind == "" {
+		kind = "Other"
+	}
+	w.refused = append(w.refused, Refusal{URL: r.url, ResourceType: kind, TopLevel: r.topLevel})
 }
 
 func (w *netWatch) done(id proto.NetworkRequestID) {
@@ -125,19 +184,58 @@ func (w *netWatch) state() (loaded bool, quiet time.Duration, crashed bool) {
 // errCrashed is the failure of a tab whose renderer died.
 var errCrashed = errors.New("the tab crashed (renderer process gone)")
 
-// read renders rawURL in a tab of br and walks it.
-func (br *Browser) read(ctx context.Context, rawURL string, store blobPutter) (*pageRead, error) {
+// crashError says why a tab's renderer died, as far as sieve knows: the
+// memory watchdog killed it, or (the common case of a page that allocates
+// without end) it ran out of its JavaScript heap.
+func (br *Browser) crashError(err error, kills0 int) error {
+	if !errors.Is(err, errCrashed) {
+		return err
+	}
+	br.mu.Lock()
+	mem := br.mem
+	br.mu.Unlock()
+	if k, last := mem.state(); k > kills0 {
+		return fmt.Errorf("%w: %s", errCrashed, last)
+	}
+	return fmt.Errorf("%w: a page that passes its JavaScript heap limit of %d MiB (--js-heap-mb) ends this way", errCrashed, br.opts.HeapMB)
+}
+
+// navigation is what one browser read loads.
+type navigation struct {
+	url string // what the browser navigates to
+	// served, when set, is answered to the page's own first document
+	// request instead of fetching it again: the browser renders the bytes
+	// the static fetch received and the address policy checked.
+	served *servedDoc
+	// deny, when set, refuses every other request (a local file's read).
+	deny string
+	// unmap turns a URL of the browser's back into the target's (a local
+	// file is rendered under a stand-in origin); nil keeps URLs as they are.
+	unmap func(string) string
+	// settle, when set, is the settle cap of this read (a second read waits longer).
+	settle time.Duration
+}
+
+// servedDoc is a checked document as the browser is given it.
+type servedDoc struct {
+	status      int
+	contentType string
+	body        string
+}
+
+// read renders nav in a fresh browser context of br and walks it.
+func (br *Browser) read(ctx context.Context, nav navigation, store blobPutter) (*pageRead, error) {
 	ctx, cancel := context.WithTimeout(ctx, br.opts.Timeout)
 	defer cancel()
-	t, err := br.acquire(ctx)
+	t, err := br.acquire(ctx, nav.deny)
 	if err != nil {
 		return nil, err
 	}
-	r, err := br.readIn(ctx, t, rawURL, store)
-	if err == nil {
-		// stop what the page still does before the tab is reused
-		_, _ = proto.PageNavigate{URL: "about:blank"}.Call(t.page.Timeout(3 * time.Second))
-	}
+	br.mu.Lock()
+	kills0, _ := br.mem.state()
+	br.mu.Unlock()
+	r, err := br.readIn(ctx, t, nav, store)
+	err = br.crashError(err, kills0)
 	br.release(t, err != nil)
 	return r, err
 }
@@ -147,83 +245,243 @@ type blobPutter interface {
 	Put([]byte) (string, error)
 }
 
-func (br *Browser) readIn(ctx context.Context, t *tab, rawURL string, store blobPutter) (*pageRead, error) {
+func (br *Browser) readIn(ctx context.Context, t *tab, nav navigation, store blobPutter) (_ *pageRead, err error) {
+	// a crash cancels every call in flight: a dead renderer answers none
+	ctx, crashed := context.WithCancel(ctx)
+	defer crashed()
 	p := t.page.Context(ctx)
-	if err := br.setupTab(p, t); err != nil {
-		return nil, fmt.Errorf("tab setup: %w", err)
-	}
-	w := &netWatch{frame: proto.PageFrameID(p.TargetID), inflight: map[proto.NetworkRequestID]bool{}, lastNet: time.Now()}
+	w := &netWatch{frame: proto.PageFrameID(p.TargetID), inflight: map[proto.NetworkRequestID]bool{}, lastNet: time.Now(),
+		reqs: map[proto.NetworkRequestID]netReq{}, sockets: map[string]bool{}, onCrash: crashed}
+	defer func() {
+		if _, _, crashed := w.state(); err != nil && crashed {
+			err = errCrashed // a call cut off by the crash says less
+		}
+	}()
+	d := &dialogs{}
 	evCtx, stopEvents := context.WithCancel(ctx)
 	defer stopEvents()
-	wait := p.Context(evCtx).EachEvent(w.handlers()...)
+	handlers := append(w.handlers(), d.handler(p), serveHandler(p, w.frame, nav.served))
+	wait := p.Context(evCtx).EachEvent(handlers...)
 	go wait()
+	if err := br.setupTab(p); err != nil {
+		return nil, fmt.Errorf("tab setup: %w", err)
+	}
 
 	start := time.Now()
-	nav, err := proto.PageNavigate{URL: rawURL}.Call(p)
+	navRes, err := proto.PageNavigate{URL: nav.url}.Call(p)
 	if err != nil {
 		return nil, fmt.Errorf("navigation: %w", err)
 	}
-	if nav.ErrorText != "" {
-		return nil, fmt.Errorf("navigation failed: %s", nav.ErrorText)
+	if navRes.ErrorText != "" && !strings.Contains(navRes.ErrorText, refusedText) {
+		return nil, fmt.Errorf("navigation failed: %s", navRes.ErrorText)
 	}
 	if f := br.afterNav.Load(); f != nil {
-		(*f)(p, rawURL)
+		(*f)(p, nav.url)
 	}
 	r := &pageRead{render: Render{FrameGaps: []FrameGap{}}}
-	if err := br.settle(ctx, p, w, start, &r.render); err != nil {
+	if err := br.settle(ctx, p, w, start, cmp.Or(nav.settle, br.opts.Settle), &r.render); err != nil {
 		return nil, err
 	}
-	if err := br.sweep(ctx, p, w, &r.render); err != nil {
-		return nil, err
-	}
-	if err := walk(p, r); err != nil {
-		return nil, err
+	if !w.refusedTop() {
+		if err := br.sweep(ctx, p, w, &r.render); err != nil {
+			return nil, err
+		}
+		if err := walk(p, r); err != nil {
+			return nil, err
+		}
 	}
 	if _, _, crashed := w.state(); crashed {
 		return nil, errCrashed
 	}
-	if store != nil {
+	if store != nil && !w.refusedTop() {
 		br.screenshot(p, r, store)
 	}
 	w.mu.Lock()
 	r.status, r.mime, r.redirects = w.status, w.mime, append([]Redirect{}, w.redirects...)
 	r.render.Navigated = w.navigated
 	r.headers = cdpHeaders(w.headers)
+	page := append([]Refusal{}, w.refused...)
+	sockets := w.sockets
 	w.mu.Unlock()
+	r.render.Refused = mergeRefusals(page, t.proxy.Refused(), sockets, br.guard.closedIn(t.ctxID))
+	r.render.Dialogs = d.list()
 	r.finalURL = r.render.FinalURL
 	r.render.Status = r.status
+	if nav.unmap != nil {
+		unmapRead(r, nav.unmap)
+	}
 	return r, nil
 }
 
-// setupTab enables the events and emulation a read needs, once per tab.
-func (br *Browser) setupTab(p *rod.Page, t *tab) error {
-	if t.init {
-		return nil
+// refusedTop reports whether the page's own navigation was refused.
+func (w *netWatch) refusedTop() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, r := range w.refused {
+		if r.TopLevel {
+			return true
+		}
 	}
+	return false
+}
+
+// serveHandler answers the page's first top-level document request with
+// the checked bytes, and lets every other paused request go on to the
+// proxy. Only document requests are paused (Fetch.enable's pattern).
+func serveHandler(p *rod.Page, frame proto.PageFrameID, doc *servedDoc) func(*proto.FetchRequestPaused) {
+	var once sync.Once
+	return func(e *proto.FetchRequestPaused) {
+		serve := false
+		if doc != nil && e.FrameID == frame {
+			once.Do(func() { serve = true })
+		}
+		go func() {
+			if !serve {
+				_ = proto.FetchContinueRequest{RequestID: e.RequestID}.Call(p)
+				return
+			}
+			status := doc.status
+			if status < 200 || status > 599 || (status >= 300 && status < 400) {
+				status = 200
+			}
+			_ = proto.FetchFulfillRequest{
+				RequestID:       e.RequestID,
+				ResponseCode:    status,
+				ResponseHeaders: []*proto.FetchHeaderEntry{{Name: "Content-Type", Value: doc.contentType + "; charset=utf-8"}},
+				Body:            []byte(doc.body),
+			}.Call(p)
+		}()
+	}
+}
+
+// Dialog is a JavaScript dialog the page opened; it was dismissed at once.
+type Dialog struct {
+	Type    string `json:"type"` // alert, confirm, prompt, beforeunload
+	Message string `json:"message"`
+}
+
+// dialogs dismisses every JavaScript dialog as it opens, and lists them.
+type dialogs struct {
+	mu  sync.Mutex
+	all []Dialog
+}
+
+const maxDialogs = 20
+
+func (d *dialogs) handler(p *rod.Page) func(*proto.PageJavascriptDialogOpening) {
+	return func(e *proto.PageJavascriptDialogOpening) {
+		d.mu.Lock()
+		if len(d.all) < maxDialogs {
+			d.all = append(d.all, Dialog{Type: string(e.Type), Message: clip(e.Message, 200)})
+		}
+		d.mu.Unlock()
+		go func() { _ = proto.PageHandleJavaScriptDialog{Accept: false}.Call(p) }()
+	}
+}
+
+func (d *dialogs) list() []Dialog {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]Dialog{}, d.all...)
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// mergeRefusals joins what the page saw refused (with resource types) and
+// what the proxy refused (every target of the context: workers, sockets),
+// and the targets the guard closed.
+func mergeRefusals(page, proxy []Refusal, sockets map[string]bool, closed []Refusal) []Refusal {
+	reasons := map[string]string{}
+	for _, r := range proxy {
+		reasons[r.URL] = r.Reason
+	}
+	covered := map[string]bool{}
+	out := append([]Refusal{}, closed...)
+	for _, r := range page {
+		u, err := url.Parse(r.URL)
+		hp := ""
+		if err == nil {
+			hp = hostPort(u.Scheme, u.Host)
+		}
+		if r.Reason == "" {
+			r.Reason = cmp.Or(reasons[r.URL], reasons[hp], "refused by the address policy")
+		}
+		covered[r.URL], covered[hp] = true, true
+		out = append(out, r)
+	}
+	for ws := range sockets {
+		u, err := url.Parse(ws)
+		if err != nil {
+			continue
+		}
+		hp := hostPort(u.Scheme, u.Host)
+		if reason, ok := reasons[hp]; ok && !covered[hp] {
+			out = append(out, Refusal{URL: ws, ResourceType: "WebSocket", Reason: reason})
+			covered[hp] = true
+		}
+	}
+	for _, r := range proxy {
+		if !covered[r.URL] {
+			out = append(out, r)
+		}
+	}
+	return sortRefusals(out)
+}
+
+func hasHeader(h proto.NetworkHeaders, name string) bool {
+	for k := range h {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// noServiceWorkers runs before any page script in every document: service
+// workers are off (the guard also closes any that start).
+const noServiceWorkers = `try { delete Navigator.prototype.serviceWorker; } catch (e) {}`
+
+// setupTab enables the events, interception and emulation a read needs.
+// Every tab behaves as a focused, visible foreground tab, so timers, scroll
+// sweeps and IntersectionObservers run alike alone and beside other tabs.
+func (br *Browser) setupTab(p *rod.Page) error {
 	o := br.opts
 	steps := []func() error{
 		func() error { return proto.NetworkEnable{}.Call(p) },
 		func() error { return proto.PageEnable{}.Call(p) },
+		func() error { return proto.NetworkSetBypassServiceWorker{Bypass: true}.Call(p) },
+		func() error {
+			return proto.FetchEnable{Patterns: []*proto.FetchRequestPattern{{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageRequest}}}.Call(p)
+		},
 		func() error {
 			return proto.EmulationSetDeviceMetricsOverride{Width: o.Width, Height: o.Height, DeviceScaleFactor: 1}.Call(p)
 		},
+		func() error { return proto.EmulationSetFocusEmulationEnabled{Enabled: true}.Call(p) },
+		func() error {
+			return proto.PageSetWebLifecycleState{State: proto.PageSetWebLifecycleStateStateActive}.Call(p)
+		},
 		func() error { return proto.EmulationSetLocaleOverride{Locale: o.Locale}.Call(p) },
 		func() error { return proto.EmulationSetTimezoneOverride{TimezoneID: o.Timezone}.Call(p) },
-		func() error { _, err := p.EvalOnNewDocument(markMutations); return err },
+		func() error { _, err := p.EvalOnNewDocument(markMutations + "\n" + noServiceWorkers); return err },
+		func() error { return proto.TargetActivateTarget{TargetID: p.TargetID}.Call(p.Browser()) },
 	}
 	for _, s := range steps {
 		if err := s(); err != nil {
 			return err
 		}
 	}
-	t.init = true
 	return nil
 }
 
 // settle waits until the page has loaded and network and DOM have been
 // quiet for a while (longer while the page is still thin), at most
 // Settle after navigation started.
-func (br *Browser) settle(ctx context.Context, p *rod.Page, w *netWatch, start time.Time, r *Render) error {
+func (br *Browser) settle(ctx context.Context, p *rod.Page, w *netWatch, start time.Time, settleCap time.Duration, r *Render) error {
 	first := -1
 	for {
 		loaded, netQuiet, crashed := w.state()
@@ -244,7 +502,7 @@ func (br *Browser) settle(ctx context.Context, p *rod.Page, w *netWatch, start t
 			r.Settled = "quiet"
 		case loaded && quiet >= thinQuietFor:
 			r.Settled = "thin_quiet"
-		case waited >= br.opts.Settle:
+		case waited >= settleCap:
 			r.Settled = "cap"
 		}
 		if r.Settled != "" {

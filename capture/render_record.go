@@ -23,6 +23,9 @@ type Render struct {
 	ScreenshotClipped bool       `json:"screenshot_clipped,omitempty"` // taller than the cap: the top part only
 	Navigated         bool       `json:"navigated,omitempty"`          // a script or meta refresh loaded another document than the served one
 	FrameGaps         []FrameGap `json:"frame_gaps"`                   // frames the walker could not enter
+	Refused           []Refusal  `json:"refused,omitempty"`            // requests the address policy kept from leaving the browser, and windows closed unopened
+	Dialogs           []Dialog   `json:"dialogs,omitempty"`            // JavaScript dialogs the page opened (each dismissed at once)
+	Retried           bool       `json:"retried,omitempty"`            // read again with a longer settle: the first read showed far less text than the static read
 	Error             *Error     `json:"error,omitempty"`              // why the browser read failed (kind "render")
 }
 
@@ -66,4 +69,9 @@ type BrowserTrace struct {
 	SettleMS        int64    `json:"settle_ms"`   // the settle-wait cap
 	SweepSteps      int      `json:"sweep_steps"` // the sweep cap
 	RenderTimeoutMS int64    `json:"render_timeout_ms"`
+	Sandboxed       bool     `json:"sandboxed"`              // Chromium's sandbox is on
+	RunAs           string   `json:"run_as"`                 // "nobody" when sieve runs as root, else "self"
+	SandboxNote     string   `json:"sandbox_note,omitempty"` // why the sandbox is off
+	HeapMB          int      `json:"heap_mb"`                // each page's JavaScript heap limit
+	MemoryMB        int      `json:"memory_mb"`              // the browser tree's memory budget
 }

@@ -194,7 +194,26 @@ func (c *Capturer) tiered(ctx context.Context, rec *Record, target string) {
 	if c.blobs != nil {
 		store = c.blobs
 	}
-	r, err := c.browser.read(ctx, target, store)
+	nav := navigationFor(rec)
+	r, err := c.browser.read(ctx, nav, store)
+	if err == nil && !refusedTop(r) {
+		if static := c.farLess(rec, r); static > 0 {
+			// one read under load can end at the settle cap before the page
+			// has drawn: read it once more, waiting longer
+			nav.settle = 3 * c.browser.opts.Settle
+			r2, err2 := c.browser.read(ctx, nav, store)
+			if err2 == nil && c.farLess(rec, r2) == 0 {
+				r, r.render.Retried = r2, true
+			} else {
+				rec.TierFellBack = true
+				rec.TierReason += "; the browser read far less text than the static read twice, the static read is kept"
+				rec.Render = &Render{FrameGaps: []FrameGap{}, Retried: true, Error: &Error{Kind: ErrRender, Message: fmt.Sprintf(
+					"the rendered page showed %d characters of visible text against %d in the static read, also when read again with a %d ms settle cap",
+					visibleChars(r.nodes), static, nav.settle.Milliseconds())}}
+				return
+			}
+		}
+	}
 	if err != nil {
 		rec.TierFellBack = true
 		rec.TierReason += "; the browser read failed, the static read is kept"
@@ -204,6 +223,88 @@ func (c *Capturer) tiered(ctx context.Context, rec *Record, target string) {
 	c.mergeRender(rec, r)
 }
 
+// fileOrigin is the stand-in origin a local file is rendered under: the
+// browser is given the file's bytes for it and nothing else, so the page
+// can reach neither the network nor another file:// path.
+const fileOrigin = "http://sieve-local-file.invalid"
+
+// navigationFor is how the browser reads rec's page: it is served the
+// bytes the static read received (and the policy checked); a local file is
+// served under fileOrigin with every other request refused.
+func navigationFor(rec *Record) navigation {
+	doc := &servedDoc{status: rec.Status, contentType: rec.ContentType, body: rec.Body}
+	if path, ok := strings.CutPrefix(rec.FinalURL, "file://"); ok {
+		return navigation{url: fileOrigin + path, served: doc, deny: "a local file renders with access to itself only", unmap: unmapFileURL}
+	}
+	return navigation{url: rec.FinalURL, served: doc}
+}
+
+func unmapFileURL(u string) string {
+	if rest, ok := strings.CutPrefix(u, fileOrigin+"/"); ok {
+		return "file:///" + rest
+	}
+	return u
+}
+
+// unmapRead turns the browser's URLs of a stand-in origin back.
+func unmapRead(r *pageRead, unmap func(string) string) {
+	r.finalURL, r.render.FinalURL = unmap(r.finalURL), unmap(r.render.FinalURL)
+	for i := range r.nodes {
+		for _, k := range []string{"href", "src", "action"} {
+			if v, ok := r.nodes[i].Attrs[k]; ok {
+				r.nodes[i].Attrs[k] = unmap(v)
+			}
+		}
+	}
+	for i := range r.render.FrameGaps {
+		r.render.FrameGaps[i].Src = unmap(r.render.FrameGaps[i].Src)
+	}
+	for i := range r.render.Refused {
+		r.render.Refused[i].URL = unmap(r.render.Refused[i].URL)
+	}
+	for i := range r.redirects {
+		r.redirects[i].URL = unmap(r.redirects[i].URL)
+	}
+}
+
+func refusedTop(r *pageRead) bool {
+	for _, f := range r.render.Refused {
+		if f.TopLevel {
+			return true
+		}
+	}
+	return false
+}
+
+// farLess returns the static read's character count when the render read
+// far less visible text (under a quarter of a static read of some length);
+// 0 when the render stands.
+func (c *Capturer) farLess(rec *Record, r *pageRead) int {
+	got := visibleChars(r.nodes)
+	if got >= fullChars {
+		return 0
+	}
+	static := scanStatic(rec.Body).chars
+	if static < 500 || got*4 >= static {
+		return 0
+	}
+	return static
+}
+
+// visibleChars counts the rendered text outside hidden elements.
+func visibleChars(nodes []DOMNode) int {
+	hidden := make([]bool, len(nodes))
+	n := 0
+	for i := range nodes {
+		d := &nodes[i]
+		hidden[i] = d.Hidden != "" || (d.Parent >= 0 && d.Parent < i && hidden[d.Parent])
+		if !hidden[i] && d.Tag == "#text" {
+			n += utf8.RuneCountInString(strings.Join(strings.Fields(d.Text), " "))
+		}
+	}
+	return n
+}
+
 // mergeRender makes rec the render-tier capture: the browser's view of the
 // main document and the walker's nodes; the served body stays (its bytes
 // are what source_fingerprint covers).
@@ -211,19 +312,36 @@ func (c *Capturer) mergeRender(rec *Record, r *pageRead) {
 	rec.Tier = TierRender
 	rec.Trace.Tier = TierRender
 	rec.Trace.Browser = c.browserTrace()
-	if r.status > 0 {
-		rec.Status, rec.Redirects, rec.Headers = r.status, r.redirects, r.headers
+	rec.Render = &r.render
+	if top := topRefusal(r.render.Refused); top != nil {
+		// the page tried to leave for a refused address: that is the
+		// outcome, never a silently different page
+		rec.Error = &Error{Kind: ErrPrivate, Message: "the page's own navigation to " + top.URL + " was refused: " + top.Reason}
+		return
 	}
+	if r.render.Navigated && r.status > 0 {
+		rec.Status, rec.Headers = r.status, r.headers
+	}
+	rec.Redirects = append(rec.Redirects, r.redirects...)
 	if r.finalURL != "" {
 		rec.FinalURL = r.finalURL
 	}
 	rec.DOM = r.nodes
-	rec.Render = &r.render
+}
+
+func topRefusal(rs []Refusal) *Refusal {
+	for i := range rs {
+		if rs[i].TopLevel {
+			return &rs[i]
+		}
+	}
+	return nil
 }
 
 func (c *Capturer) browserTrace() *BrowserTrace {
 	v := c.browser.Version()
 	o := c.browser.opts
+	on, user, note := c.browser.Sandbox()
 	return &BrowserTrace{
 		Chromium:        v.Product,
 		UserAgent:       v.UserAgent,
@@ -235,5 +353,10 @@ func (c *Capturer) browserTrace() *BrowserTrace {
 		SettleMS:        o.Settle.Milliseconds(),
 		SweepSteps:      o.SweepSteps,
 		RenderTimeoutMS: o.Timeout.Milliseconds(),
+		Sandboxed:       on,
+		RunAs:           user,
+		SandboxNote:     note,
+		HeapMB:          o.HeapMB,
+		MemoryMB:        o.MemoryMB,
 	}
 }
