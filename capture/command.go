@@ -25,7 +25,10 @@ Each input line is an http(s) URL, a local file path, or a JSON object with
 fails (refused, timed out, disallowed by robots.txt, rate limited) is still a
 capture record, with error.kind saying what failed; a line that names no
 target becomes an "error" record. Exit status: 0 when every line gave a
-capture record, 1 when some line became an error record, 2 on bad usage.
+capture record, 1 when some line became an error record, 2 on bad usage,
+130 when SIGINT or SIGTERM stopped the run: the lines in flight are written
+as error records saying "interrupted…", the rest of the input is not
+started (a second signal exits at once).
 
 robots.txt is honoured for the user-agent token "sieve". Private, loopback
 and link-local addresses are refused unless --allow-private is given; the
@@ -76,6 +79,9 @@ func run(c *cli.Context) error {
 	}
 	cp := New(opts)
 	defer cp.Close()
+	// A second signal exits without waiting for the deferred Close: it
+	// gets its own short chance to kill Chromium and remove the profile.
+	defer cliutil.OnForcedExit(c.Context, cp.Close)()
 	if err := cp.Ready(); err != nil {
 		return err
 	}

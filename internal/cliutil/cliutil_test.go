@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/urfave/cli/v2"
@@ -30,6 +31,8 @@ func TestCode(t *testing.T) {
 		{"bad flag value", errors.New(`invalid value "a" for flag -n: parse error`), ExitUsage, `error (usage): invalid value "a" for flag -n: parse error` + "\n"},
 		{"missing flag arg", errors.New("flag needs an argument: -n"), ExitUsage, "error (usage): flag needs an argument: -n\n"},
 		{"required flag", errors.New(`Required flag "in" not set`), ExitUsage, `error (usage): Required flag "in" not set` + "\n"},
+		{"interrupted", fmt.Errorf("sieve-x: interrupted: %w", jsonl.ErrInterrupted), ExitInterrupted, "sieve-x: interrupted: interrupted\n"},
+		{"interrupted wins over a coded failure", interruptedRun{Signal{syscall.SIGINT}, codedErr{}}, ExitInterrupted, "interrupted (SIGINT): coded\n"},
 		{"other", errors.New("disk full"), ExitInternal, "disk full\n"},
 		{"io", io.ErrUnexpectedEOF, ExitInternal, "unexpected EOF\n"},
 	}
@@ -45,6 +48,11 @@ func TestCode(t *testing.T) {
 		})
 	}
 }
+
+type codedErr struct{}
+
+func (codedErr) Error() string { return "coded" }
+func (codedErr) ExitCode() int { return 4 }
 
 // testCmd echoes stdin to stdout in upper case and writes a note on stderr.
 func testCmd() *cli.Command {

@@ -45,16 +45,48 @@ type Stage struct {
 
 // Result counts what a run did.
 type Result struct {
-	Lines  int // non-blank input lines
-	Failed int // lines that became error records in this stage
+	Lines       int // non-blank input lines written (one output line each)
+	Failed      int // lines that became error records in this stage
+	Interrupted int // lines in flight when ctx was done, written as interrupted
 }
 
 // ErrFailedLines is returned (wrapped) by Run when at least one line failed.
 var ErrFailedLines = errors.New("some input lines failed")
 
+// ErrInterrupted is returned (wrapped) by Run when ctx was done before the
+// input was finished, and is wrapped by the error of every line written as
+// interrupted.
+var ErrInterrupted = errors.New("interrupted")
+
+// interruptedError is why a line in flight did not finish: the run's
+// context was done (a signal, for a command) while it was being transformed.
+type interruptedError struct{ cause error }
+
+func interruption(ctx context.Context) error {
+	return &interruptedError{cause: context.Cause(ctx)}
+}
+
+// Error starts with "interrupted", the documented mark of such a line.
+func (e *interruptedError) Error() string {
+	return "interrupted (" + e.cause.Error() + "): the run was stopped before this line was finished"
+}
+
+func (e *interruptedError) Is(target error) bool { return target == ErrInterrupted }
+
+func (e *interruptedError) Unwrap() error { return e.cause }
+
 // Run processes r to w. It returns an error wrapping ErrFailedLines when any
-// line failed, or the first read/write error. When ctx is done Run reads no
-// further line, writes the lines already in hand and returns ctx's error.
+// line failed, or the first read/write error.
+//
+// When ctx is done (for a command: SIGINT or SIGTERM), Run starts no
+// further line and reads no further input, even when a read is blocked
+// waiting for some (the goroutine reading r is left to finish that read on
+// its own). The lines already written stay as they are; every line still in
+// flight is written, in input order, as an error record whose error starts
+// with "interrupted" (also when its transform got to the end after ctx was
+// done: a line the signal overtook is not trusted). Run then returns an
+// error wrapping ErrInterrupted and context.Cause(ctx), unless the whole
+// input had been read and written before ctx was done.
 func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Stage) (Result, error) {
 	if stderr == nil {
 		stderr = io.Discard
@@ -66,8 +98,13 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Sta
 	out := bufio.NewWriterSize(w, 1<<16)
 	var res Result
 	emit := func(no int, line, b []byte, err error) error {
+		res.Lines++
 		if err != nil {
-			res.Failed++
+			if errors.Is(err, ErrInterrupted) {
+				res.Interrupted++
+			} else {
+				res.Failed++
+			}
 			stage, input := st.Name, line
 			var se *StageError
 			if errors.As(err, &se) {
@@ -87,14 +124,22 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Sta
 		// one record.
 		return out.Flush()
 	}
-	var err error
-	if n == 1 {
-		err = runSerial(ctx, r, st, emit, &res)
-	} else {
-		err = runParallel(ctx, r, st, n, emit, &res)
-	}
+	stopped, err := runLines(ctx, r, st, n, emit)
 	if ferr := out.Flush(); err == nil {
 		err = ferr
+	}
+	if ctx.Err() != nil && (stopped || res.Interrupted > 0) {
+		// The end of ctx explains a failed write too (the next stage of a
+		// pipe got the same signal), so the interruption is what is reported.
+		cause := context.Cause(ctx)
+		msg := fmt.Sprintf("sieve-%s: interrupted (%v) after %d lines, %d of them in flight and written as interrupted", st.Name, cause, res.Lines, res.Interrupted)
+		if stopped {
+			msg += "; the rest of the input was not started"
+		}
+		if err != nil {
+			msg += fmt.Sprintf(" (%v)", err)
+		}
+		return res, &runInterrupted{msg: msg, cause: cause}
 	}
 	if err == nil && res.Failed > 0 {
 		err = fmt.Errorf("sieve-%s: %d of %d lines failed: %w", st.Name, res.Failed, res.Lines, ErrFailedLines)
@@ -102,15 +147,18 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Sta
 	return res, err
 }
 
-type emitFunc func(no int, line, out []byte, err error) error
-
-func runSerial(ctx context.Context, r io.Reader, st Stage, emit emitFunc, res *Result) error {
-	return readLines(ctx, r, func(no int, line []byte) error {
-		res.Lines++
-		b, err := apply(ctx, st, line)
-		return emit(no, line, b, err)
-	})
+// runInterrupted is Run's error when ctx ended the run: it is ErrInterrupted
+// and unwraps to ctx's cause.
+type runInterrupted struct {
+	msg   string
+	cause error
 }
+
+func (e *runInterrupted) Error() string        { return e.msg }
+func (e *runInterrupted) Is(target error) bool { return target == ErrInterrupted }
+func (e *runInterrupted) Unwrap() error        { return e.cause }
+
+type emitFunc func(no int, line, out []byte, err error) error
 
 type job struct {
 	no   int
@@ -118,62 +166,131 @@ type job struct {
 	out  []byte
 	err  error
 	done chan struct{}
+	skip bool // queued, but never handed to a worker: not started, not written
 }
 
-// errStopped ends the reader when the writer has failed.
-var errStopped = errors.New("jsonl: writer stopped")
+// inLine is one line from the reader; a nil line is the end of the input,
+// with the read error if there was one.
+type inLine struct {
+	no   int
+	line []byte
+	err  error
+}
 
-func runParallel(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc, res *Result) error {
-	// Each job goes to a worker first and then into the queue, both in
-	// input order; the writer drains the queue in order, waiting on each
-	// job in turn. Every queued job is running or done, so at most n lines
-	// are being transformed and 2n more wait for an earlier one: reading
-	// never runs further ahead of writing than that.
+// runLines reads r, transforms its lines on n workers and emits the results in
+// input order. stopped reports that ctx ended the reading before the input
+// did.
+//
+// Three goroutines besides the workers: the reader only reads (so a read
+// that blocks keeps nothing else waiting), the dispatcher starts lines, and
+// the caller's goroutine writes. Each line goes into the queue first and
+// then to a worker, both in input order; the writer drains the queue in
+// order, waiting on each job in turn. Every queued job is running or done
+// (but the one being handed over), so at most n lines are being transformed
+// and about 2n more wait for an earlier one: reading never runs further
+// ahead of writing than that.
+func runLines(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc) (stopped bool, err error) {
+	quit := make(chan struct{}) // Run has returned: the reader stops at its next line
+	defer close(quit)
+	lines := make(chan inLine)
+	go func() {
+		defer close(lines)
+		err := readLines(r, func(no int, line []byte) bool {
+			select {
+			case lines <- inLine{no: no, line: line}:
+				return true
+			case <-quit:
+				return false
+			}
+		})
+		select {
+		case lines <- inLine{err: err}:
+		case <-quit:
+		}
+	}()
+
 	queue := make(chan *job, 2*n)
 	work := make(chan *job)
-	stop := make(chan struct{})
+	stop := make(chan struct{}) // the writer failed
 	var wg sync.WaitGroup
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				j.out, j.err = apply(ctx, st, j.line)
+				// A line handed over as ctx ended is not transformed; one
+				// the end overtook is not trusted, whatever it gave.
+				if ctx.Err() == nil {
+					j.out, j.err = apply(ctx, st, j.line)
+				}
+				if ctx.Err() != nil && !errors.Is(j.err, ErrInterrupted) {
+					j.out, j.err = nil, interruption(ctx)
+				}
 				close(j.done)
 			}
 		}()
 	}
+
 	var readErr error
 	go func() {
 		defer close(queue)
 		defer close(work)
-		readErr = readLines(ctx, r, func(no int, line []byte) error {
-			j := &job{no: no, line: line, done: make(chan struct{})}
+		for {
+			var in inLine
+			select {
+			case in = <-lines:
+			case <-ctx.Done():
+				stopped = true
+				return
+			case <-stop:
+				return
+			}
+			if in.line == nil {
+				readErr = in.err
+				return
+			}
+			if ctx.Err() != nil { // both were ready: the end wins
+				stopped = true
+				return
+			}
+			j := &job{no: in.no, line: in.line, done: make(chan struct{})}
+			select {
+			case queue <- j:
+			case <-ctx.Done():
+				stopped = true
+				return
+			case <-stop:
+				return
+			}
 			select {
 			case work <- j:
+			case <-ctx.Done():
+				j.skip, stopped = true, true
+				close(j.done)
+				return
 			case <-stop:
-				return errStopped
+				j.skip = true
+				close(j.done)
+				return
 			}
-			queue <- j // the writer drains the queue until it is closed
-			return nil
-		})
+		}
 	}()
+
 	var writeErr error
 	for j := range queue {
 		<-j.done
-		if writeErr != nil {
+		if writeErr != nil || j.skip {
 			continue
 		}
-		res.Lines++
 		if writeErr = emit(j.no, j.line, j.out, j.err); writeErr != nil {
 			close(stop)
 		}
 	}
 	wg.Wait()
 	if writeErr != nil {
-		return writeErr
+		return stopped, writeErr
 	}
-	return readErr
+	return stopped, readErr
 }
 
 func apply(ctx context.Context, st Stage, line []byte) (b []byte, err error) {
@@ -222,7 +339,8 @@ func (e *StageError) Unwrap() error { return e.Err }
 // the same rules as piping their binaries together: each stage transforms
 // the kinds it accepts and passes the rest through, and a line that fails
 // in a stage becomes that stage's error record, which later stages pass
-// through. The chain's Raw flag and concurrency are its first stage's.
+// through. The chain's Raw flag and concurrency are its first stage's. A
+// line interrupted by the end of ctx names the stage it was in.
 func Chain(name string, stages ...Stage) Stage {
 	first := stages[0]
 	return Stage{
@@ -233,6 +351,10 @@ func Chain(name string, stages ...Stage) Stage {
 			cur := line
 			for _, st := range stages {
 				out, err := apply(ctx, st, cur)
+				if ctx.Err() != nil {
+					// The line is interrupted in the stage that was running.
+					err = interruption(ctx)
+				}
 				if err != nil {
 					return nil, &StageError{Stage: st.Name, Input: cur, Err: err}
 				}
@@ -253,18 +375,15 @@ func accepts(kinds []string, k string) bool {
 }
 
 // readLines calls fn for every non-blank line of r with its 1-based line
-// number (blank lines count). Each line slice is freshly allocated and owned
-// by fn. It stops with ctx's error once ctx is done.
-func readLines(ctx context.Context, r io.Reader, fn func(no int, line []byte) error) error {
+// number (blank lines count), until fn returns false. Each line slice is
+// freshly allocated and owned by fn. It returns nil at the end of r.
+func readLines(r io.Reader, fn func(no int, line []byte) bool) error {
 	br := bufio.NewReaderSize(r, 1<<16)
 	for no := 1; ; no++ {
 		line, err := br.ReadBytes('\n')
 		if line = bytes.TrimSpace(line); len(line) > 0 {
-			if cerr := ctx.Err(); cerr != nil {
-				return cerr
-			}
-			if ferr := fn(no, line); ferr != nil {
-				return ferr
+			if !fn(no, line) {
+				return nil
 			}
 		}
 		if err == io.EOF {

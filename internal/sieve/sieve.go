@@ -54,7 +54,9 @@ Example:
 artifacts are byte for byte what the four stage binaries give when piped.
 Targets come from the arguments, or from stdin (one per line) when there are
 none. Exit status: 0 when every target gave an artifact, 1 when some target
-became an error record, 2 on bad usage.
+became an error record, 2 on bad usage, 130 when SIGINT or SIGTERM stopped
+the run: the targets in flight are written as error records saying
+"interrupted…" (no artifact), the rest are not started.
 
 With --format text each artifact also gets index.txt, and stdout carries the
 main content of each target as plain text (one block per line, targets one
@@ -75,6 +77,7 @@ func distill(c *cli.Context) error {
 	}
 	cp := capture.New(opts)
 	defer cp.Close()
+	defer cliutil.OnForcedExit(c.Context, cp.Close)()
 	if err := cp.Ready(); err != nil {
 		return err
 	}
