@@ -32,12 +32,18 @@
 //
 // index.md and index.html never carry latent text (the quarantined tier)
 // nor the text of chrome blocks; chrome links appear only under
-// Navigation. Page text in index.md is escaped by one minimal rule
-// (see escapeLine and escapeInline): it cannot start a line with a
+// Navigation. Page text in index.md is escaped by one function
+// (escapeMarkdown, see escape.go): it cannot start a line with a
 // character that opens a Markdown block (heading, quote, list, fence,
-// thematic break, table, HTML, link definition) and it cannot open inline
-// HTML, so it cannot forge headings, front matter or the
-// "<!-- section: ID -->" markers, which always sit on a line of their own.
+// thematic break, setext underline, table, HTML, link definition), and it
+// cannot open a link, image, autolink, code span, emphasis, raw HTML or
+// entity, so it reads as the literal text and cannot forge headings, front
+// matter or the "<!-- section: ID -->" markers, which always sit on a line
+// of their own. Front matter values are one-line YAML double-quoted
+// scalars. The only links are sieve's: Links and Navigation entries, and
+// images, all with http(s) destinations; a link or action to any other
+// scheme (javascript:, data:, file:, mailto:, …) is shown as inert text,
+// "text (href)".
 // Headings map page level L to Markdown level L+1 (capped at 6): the page
 // title is the only "#". The page's content ends at a "---" line followed
 // by "<!-- end of page content -->"; after it come sieve's own sections:

@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden from the curren
 var artifactFiles = []string{FileManifest, FileContent, FileMarkdown, FileHTML}
 
 // loadRecord reads a hand-written graph record from testdata.
-func loadRecord(t *testing.T, path string) *graph.Record {
+func loadRecord(t testing.TB, path string) *graph.Record {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

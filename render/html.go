@@ -393,8 +393,8 @@ func (h *htmlWriter) gaps(gaps []graph.Gap) {
 func (h *htmlWriter) audit(rec *graph.Record) {
 	h.line("<h2>Extraction audit</h2>")
 	h.line("<table>")
-	for _, kv := range auditRows(rec) {
-		h.line("<tr><th>" + kv[0] + "</th><td>" + esc(kv[1]) + "</td></tr>")
+	for _, r := range auditRows(rec) {
+		h.line("<tr><th>" + r.key + "</th><td>" + esc(r.value) + "</td></tr>")
 	}
 	h.line("</table>")
 }

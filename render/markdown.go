@@ -54,17 +54,17 @@ func (m *mdWriter) frontMatter(rec *graph.Record) {
 	a, p := rec.Audit, rec.Provenance
 	m.WriteString("---\n")
 	for _, kv := range [][2]string{
-		{"outcome", jsonString(rec.Outcome.Status)},
-		{"schema_version", jsonString(rec.SchemaVersion)},
-		{"url", jsonString(rec.URL)},
-		{"final_url", jsonString(rec.FinalURL)},
+		{"outcome", yamlString(rec.Outcome.Status)},
+		{"schema_version", yamlString(rec.SchemaVersion)},
+		{"url", yamlString(rec.URL)},
+		{"final_url", yamlString(rec.FinalURL)},
 		{"http_status", fmt.Sprint(rec.Outcome.HTTPStatus)},
-		{"tier", jsonString(p.Tier)},
+		{"tier", yamlString(p.Tier)},
 		{"order_confidence", nullable(optNumber(a.OrderConfidence))},
 		{"graph_retention", number(a.GraphRetention)},
 		{"reached_bottom", nullable(optBool(a.ReachedBottom))},
-		{"content_hash", jsonString(rec.ContentHash)},
-		{"title", jsonString(rec.Title)},
+		{"content_hash", yamlString(rec.ContentHash)},
+		{"title", yamlString(rec.Title)},
 	} {
 		m.WriteString(kv[0] + ": " + kv[1] + "\n")
 	}
@@ -73,12 +73,12 @@ func (m *mdWriter) frontMatter(rec *graph.Record) {
 
 func (m *mdWriter) banner(o graph.Outcome, pdf bool) {
 	lines := []string{
-		"**Outcome: " + escapeInline(o.Status) + ".** " + capitalise(bannerText(o.Status, pdf)),
+		"**Outcome: " + inlineText(o.Status) + ".** " + capitalise(bannerText(o.Status, pdf)),
 		"",
 		fmt.Sprintf("- http_status: %d", o.HTTPStatus),
 	}
 	for _, e := range o.Evidence {
-		lines = append(lines, "- evidence: "+escapeInline(oneLine(e)))
+		lines = append(lines, "- evidence: "+inlineText(e))
 	}
 	if o.BodyExcerpt != "" {
 		lines = append(lines, "- body_excerpt:", "")
@@ -138,7 +138,7 @@ func mdBlock(v *view, b graph.Block) string {
 	case graph.TypeMedia:
 		return mdMedia(v.media[b.MediaID], b.Text)
 	case graph.TypeForm:
-		return "**Form:** " + escapeInline(formLine(v.forms[b.ID], b.Text))
+		return "**Form:** " + inlineText(formLine(v.forms[b.ID], b.Text))
 	}
 	return escapeLines(b.Text)
 }
@@ -178,7 +178,7 @@ func (l *mdList) item(b graph.Block) string {
 	for _, p := range l.levels[:depth-1] {
 		indent += p.width
 	}
-	return strings.Repeat(" ", indent) + marker + escapeLine(oneLine(b.Text))
+	return strings.Repeat(" ", indent) + marker + escapeMarkdown(oneLine(b.Text), mdLineStart)
 }
 
 func mdTable(rows [][]graph.Cell) string {
@@ -204,7 +204,7 @@ func mdRow(cells []string) string {
 	b.WriteString("|")
 	for _, c := range cells {
 		if c = oneLine(c); c != "" {
-			b.WriteString(" " + strings.ReplaceAll(escapeInline(c), "|", `\|`))
+			b.WriteString(" " + escapeMarkdown(c, mdCell))
 		}
 		b.WriteString(" |")
 	}
@@ -214,7 +214,7 @@ func mdRow(cells []string) string {
 func mdQuote(text string) string {
 	var lines []string
 	for _, l := range splitLines(text) {
-		lines = append(lines, strings.TrimRight("> "+escapeLine(l), " "))
+		lines = append(lines, strings.TrimRight("> "+escapeMarkdown(l, mdLineStart), " "))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -230,9 +230,9 @@ func mdMedia(md graph.Media, text string) string {
 	}
 	var s string
 	if kind == "image" && webURL(md.Src) {
-		s = "![" + linkText(desc) + "](" + destination(md.Src) + ")"
+		s = "![" + inlineText(desc) + "](" + destination(md.Src) + ")"
 	} else {
-		s = "[" + escapeInline(kind) + ": " + linkText(desc) + "]"
+		s = `\[` + inlineText(kind) + ": " + inlineText(desc) + `\]`
 	}
 	// The caption is not repeated here: the graph keeps a figure's
 	// caption as a paragraph block of its own, in reading order.
@@ -269,7 +269,7 @@ func (m *mdWriter) actions(v *view) {
 	m.para("## Actions")
 	var lines []string
 	for _, a := range v.actions {
-		s := "- " + safeID(a.ID) + " (" + escapeInline(a.Kind) + ") " + escapeInline(actionLine(a))
+		s := "- " + safeID(a.ID) + " (" + inlineText(a.Kind) + ") " + inlineText(actionLine(a))
 		lines = append(lines, s)
 	}
 	m.para(strings.Join(lines, "\n"))
@@ -327,15 +327,18 @@ func mdLinks(links []graph.Link, more int) string {
 	return strings.Join(lines, "\n")
 }
 
+// mdLink is the text of a link list item: a Markdown link when href is
+// http(s), otherwise inert text, "text (href)", which starts the item and
+// is escaped as the start of a line.
 func mdLink(text, href string) string {
 	text = oneLine(text)
 	if text == "" {
 		text = href
 	}
 	if webURL(href) {
-		return "[" + linkText(text) + "](" + destination(href) + ")"
+		return "[" + inlineText(text) + "](" + destination(href) + ")"
 	}
-	return escapeInline(text) + " (" + escapeInline(oneLine(href)) + ")"
+	return escapeMarkdown(text, mdLineStart) + " (" + inlineText(href) + ")"
 }
 
 func (m *mdWriter) structured(rec *graph.Record) {
@@ -350,7 +353,7 @@ func (m *mdWriter) structured(rec *graph.Record) {
 		m.para("### FAQ")
 		var lines []string
 		for _, f := range rec.FAQ {
-			lines = append(lines, "- **Q:** "+escapeInline(oneLine(f.Question)), "  **A:** "+escapeInline(oneLine(f.Answer)))
+			lines = append(lines, "- **Q:** "+inlineText(f.Question), "  **A:** "+inlineText(f.Answer))
 		}
 		m.para(strings.Join(lines, "\n"))
 	}
@@ -376,7 +379,7 @@ func (m *mdWriter) gaps(gaps []graph.Gap) {
 	m.para("## Gaps")
 	var lines []string
 	for _, g := range gaps {
-		lines = append(lines, "- "+escapeInline(gapLine(g)))
+		lines = append(lines, "- "+escapeMarkdown(gapLine(g), mdLineStart))
 	}
 	m.para(strings.Join(lines, "\n"))
 }
@@ -388,38 +391,50 @@ func gapLine(g graph.Gap) string {
 func (m *mdWriter) audit(rec *graph.Record) {
 	m.para("## Extraction audit")
 	var lines []string
-	for _, kv := range auditRows(rec) {
-		lines = append(lines, "- "+kv[0]+": "+escapeInline(kv[1]))
+	for _, r := range auditRows(rec) {
+		v := r.value
+		if r.page {
+			v = inlineText(v)
+		}
+		lines = append(lines, "- "+r.key+": "+v)
 	}
 	m.WriteString(strings.Join(lines, "\n") + "\n")
 }
 
+// auditRow is one figure of the extraction audit. The key is a fixed
+// string; page says the value may carry page-derived text (index.md
+// escapes those; the other values are sieve's own, made of figures).
+type auditRow struct {
+	key, value string
+	page       bool
+}
+
 // auditRows are the figures of the extraction audit, shared by index.md and
-// index.html. Keys are fixed strings; values may carry page-derived text.
-func auditRows(rec *graph.Record) [][2]string {
+// index.html.
+func auditRows(rec *graph.Record) []auditRow {
 	a, p, c, s := rec.Audit, rec.Provenance, rec.Counts, rec.Stats
-	rows := [][2]string{
-		{"graph_retention", number(a.GraphRetention)},
-		{"order_confidence", optNumber(a.OrderConfidence)},
-		{"heading_confidence", number(a.HeadingConfidence)},
-		{"reached_bottom", optBool(a.ReachedBottom)},
+	rows := []auditRow{
+		{"graph_retention", number(a.GraphRetention), false},
+		{"order_confidence", optNumber(a.OrderConfidence), false},
+		{"heading_confidence", number(a.HeadingConfidence), false},
+		{"reached_bottom", optBool(a.ReachedBottom), false},
 		{"counts", fmt.Sprintf("blocks %d, actions %d, forms %d, links %d, media %d, latent %d, est_total_tokens %d",
-			c.Blocks, c.Actions, c.Forms, c.Links, c.Media, c.Latent, c.EstTotalTokens)},
+			c.Blocks, c.Actions, c.Forms, c.Links, c.Media, c.Latent, c.EstTotalTokens), false},
 		{"blocks by role", fmt.Sprintf("content %d, chrome %d, latent %d (latent text is never shown here; it is only in content.json latent[])",
-			s.ContentBlocks, s.ChromeBlocks, s.LatentBlocks)},
+			s.ContentBlocks, s.ChromeBlocks, s.LatentBlocks), false},
 	}
 	for _, d := range a.Dropped {
-		rows = append(rows, [2]string{"dropped", fmt.Sprintf("%s %d", oneLine(d.Reason), d.Nodes)})
+		rows = append(rows, auditRow{"dropped", fmt.Sprintf("%s %d", oneLine(d.Reason), d.Nodes), true})
 	}
 	for _, n := range a.Notes {
-		rows = append(rows, [2]string{"note", oneLine(n)})
+		rows = append(rows, auditRow{"note", oneLine(n), true})
 	}
 	return append(rows,
-		[2]string{"tier", oneLine(p.Tier)},
-		[2]string{"tier_reason", oneLine(p.TierReason)},
-		[2]string{"tier_score", optNumber(p.TierScore)},
-		[2]string{"tier_fell_back", fmt.Sprint(p.TierFellBack)},
-		[2]string{"normalizer_version", oneLine(p.NormalizerVersion)},
+		auditRow{"tier", oneLine(p.Tier), true},
+		auditRow{"tier_reason", oneLine(p.TierReason), true},
+		auditRow{"tier_score", optNumber(p.TierScore), false},
+		auditRow{"tier_fell_back", fmt.Sprint(p.TierFellBack), false},
+		auditRow{"normalizer_version", oneLine(p.NormalizerVersion), true},
 	)
 }
 
