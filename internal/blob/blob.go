@@ -1,11 +1,15 @@
-// Package blob is a content-addressed directory of byte blobs (screenshots):
-// a blob's key is "sha256:" + the hex SHA-256 of its bytes, and it lives at
-// DIR/<first two hex digits>/<hex>. Writes are atomic (a temporary file
-// renamed into place), so a reader never sees half a blob, and writing the
-// same bytes twice is a no-op.
+// Package blob is a content-addressed directory of byte blobs (screenshots,
+// PDF source bytes): a blob's key is "sha256:" + the hex SHA-256 of its
+// bytes, and it lives at DIR/<first two hex digits>/<hex>, with ".png"
+// appended when the bytes are a PNG image, so that a person can open a
+// screenshot from a file browser. Keys do not change with the name: a
+// store written before PNGs got their extension is still read. Writes are
+// atomic (a temporary file renamed into place), so a reader never sees
+// half a blob, and writing the same bytes twice is a no-op.
 package blob
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -32,8 +36,23 @@ func Key(b []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// Path is where the blob with key lives (it may not exist).
-func (s *Store) Path(key string) (string, error) {
+// MediaPNG is the media type of a PNG blob.
+const MediaPNG = "image/png"
+
+var pngMagic = []byte("\x89PNG\r\n\x1a\n")
+
+// Ext is the file extension a blob of bytes b is stored under: ".png" for
+// a PNG image, "" otherwise (PDF source bytes keep the bare name their
+// documented path, DIR/<hex[:2]>/<hex>, gives).
+func Ext(b []byte) string {
+	if bytes.HasPrefix(b, pngMagic) {
+		return ".png"
+	}
+	return ""
+}
+
+// bare is the extensionless path of key.
+func (s *Store) bare(key string) (string, error) {
 	h, ok := strings.CutPrefix(key, "sha256:")
 	if !ok || len(h) != 64 {
 		return "", fmt.Errorf("blob store: bad key %q", key)
@@ -44,10 +63,24 @@ func (s *Store) Path(key string) (string, error) {
 	return filepath.Join(s.dir, h[:2], h), nil
 }
 
+// Path is where the blob with key lives: the ".png" file when one
+// exists, else the bare name (which may not exist).
+func (s *Store) Path(key string) (string, error) {
+	p, err := s.bare(key)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(p + ".png"); err == nil {
+		return p + ".png", nil
+	}
+	return p, nil
+}
+
 // Put stores b and returns its key.
 func (s *Store) Put(b []byte) (string, error) {
 	key := Key(b)
-	p, _ := s.Path(key)
+	bare, _ := s.bare(key)
+	p := bare + Ext(b)
 	if _, err := os.Stat(p); err == nil {
 		return key, nil
 	}
@@ -71,11 +104,19 @@ func (s *Store) Put(b []byte) (string, error) {
 	return key, nil
 }
 
-// Get reads the blob with key.
+// Get reads the blob with key, and checks that its bytes still hash to
+// key (a file edited in place is an error, not evidence).
 func (s *Store) Get(key string) ([]byte, error) {
 	p, err := s.Path(key)
 	if err != nil {
 		return nil, err
 	}
-	return os.ReadFile(p)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	if Key(b) != key {
+		return nil, fmt.Errorf("blob store: %s does not hash to its key %s", p, key)
+	}
+	return b, nil
 }

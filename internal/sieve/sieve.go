@@ -11,12 +11,12 @@ import (
 
 	"github.com/sieve-dev/sieve/anchor"
 	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/crop"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/jsonl"
 	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/render"
-	"github.com/sieve-dev/sieve/verify"
 )
 
 // Command is the sieve program.
@@ -30,8 +30,9 @@ func Command() *cli.Command {
 			normalize.Command(),
 			graph.Command(),
 			render.Command(),
-			verify.Command(),
+			crop.VerifyCommand(), // sieve verify, with --crops DIR
 			anchor.EvidenceCommand(),
+			crop.Command(),
 		},
 	}
 }

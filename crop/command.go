@@ -1,0 +1,171 @@
+package crop
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/verify"
+)
+
+// Flags are the picture and pixel-source flags sieve crop and sieve
+// verify --crops share.
+func Flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "blobs", Usage: "the capture's blob store `DIR` (capture --blobs): the source PDF and the screenshot"},
+		&cli.StringFlag{Name: "source", Usage: "the source PDF `FILE` (checked against the document's source fingerprint)"},
+		&cli.StringFlag{Name: "screenshot", Usage: "the render's screenshot PNG `FILE` (checked against the key the document names)"},
+		&cli.IntFlag{Name: "padding", Value: DefaultPadding, Usage: "document units (pt, CSS px) shown around each box"},
+		&cli.IntFlag{Name: "dpi", Value: DefaultDPI, Usage: "resolution of PDF crops (a screenshot crop is one pixel per CSS px)"},
+	}
+}
+
+// Command is `sieve crop DOC --report FILE --out DIR` (and sieve-crop).
+func Command() *cli.Command {
+	return &cli.Command{
+		Name:      "crop",
+		Usage:     "cut the cited evidence of a verification report out of the page as PNGs (EEF crops)",
+		UsageText: "sieve crop DOC [--report verification_report.json] --out BUNDLE [--blobs DIR | --source PDF | --screenshot PNG] [--padding N] [--dpi N]",
+		Description: "DOC is the document the report was made against (document.ethos.json, a graph record\n" +
+			"file or content.json). The report is --report FILE, or stdin: a verification report or the\n" +
+			"check lines of sieve-verify. Writes BUNDLE/crops/crop_descriptors.jsonl and\n" +
+			"BUNDLE/crops/<crop_ref>.png (one per grounded check with a box; checks citing the same\n" +
+			"box share a crop), prints the descriptors on stdout and a count on stderr. A page\n" +
+			"without pixels (a static-tier read, no --blobs) gets descriptors with the reason.\n" +
+			"Exit: 0 written; 2 usage; 3–12 coded failures as canonical JSON on stderr.",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "report", Usage: "verification report `FILE` (default: stdin)"},
+			&cli.StringFlag{Name: "out", Usage: "evidence bundle `DIR`: crops go to DIR/crops/"},
+			&cli.StringFlag{Name: "grounding", Value: verify.FormatAuto, Usage: "DOC's `FORMAT`"},
+		}, Flags()...),
+		Action: runCrop,
+	}
+}
+
+func runCrop(c *cli.Context) error {
+	pos, err := verify.Interspersed(c)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return cliutil.Usagef("sieve crop takes one DOC argument, got %d", len(pos))
+	}
+	if c.String("out") == "" {
+		return cliutil.Usagef("--out DIR is required")
+	}
+	if err := verify.CheckFormat(c.String("grounding")); err != nil {
+		return err
+	}
+	var rb []byte
+	if f := c.String("report"); f != "" && f != "-" {
+		rb, err = os.ReadFile(f)
+	} else {
+		rb, err = io.ReadAll(cliutil.Stdin(c))
+	}
+	if err != nil {
+		return verify.Coded(verify.ExitIO, "io_error", "cannot read the report: %v", err)
+	}
+	r, err := ReadReport(rb)
+	if err != nil {
+		return verify.Coded(verify.ExitInvalidCitations, "invalid_report", "%v", err)
+	}
+	set, err := Run(c, pos[0], r, false)
+	if err != nil {
+		return err
+	}
+	lines, _ := Lines(set)
+	if _, err := cliutil.Stdout(c).Write(lines); err != nil {
+		return verify.Coded(verify.ExitIO, "io_error", "cannot write the descriptors: %v", err)
+	}
+	return nil
+}
+
+// Run makes and writes the crops of report r against the document at
+// docPath, with the flags of Flags and --out/--crops, and says on stderr
+// how many were rendered.
+func Run(c *cli.Context, docPath string, r *verify.Report, quiet bool) (Set, error) {
+	out := c.String("out")
+	if c.IsSet("crops") || out == "" {
+		out = c.String("crops")
+	}
+	if c.Int("dpi") < 1 || c.Int("dpi") > 1200 {
+		return Set{}, cliutil.Usagef("--dpi must be 1–1200")
+	}
+	if c.Int("padding") < 0 {
+		return Set{}, cliutil.Usagef("--padding cannot be negative")
+	}
+	doc, err := os.ReadFile(docPath)
+	if err != nil {
+		return Set{}, verify.Coded(verify.ExitIO, "io_error", "cannot read %s: %v", docPath, err)
+	}
+	src, err := verify.Load(c.String("grounding"), doc)
+	if err != nil {
+		return Set{}, verify.Coded(verify.ExitInvalidSource, "invalid_source", "%v", err)
+	}
+	ras, err := LoadRaster(doc, src, Sources{Blobs: c.String("blobs"), PDF: c.String("source"), Screenshot: c.String("screenshot")})
+	if err != nil {
+		return Set{}, verify.Coded(verify.ExitIO, "io_error", "%v", err)
+	}
+	set, err := Make(src, Targets(src, r), ras, Options{Padding: c.Int("padding"), DPI: c.Int("dpi")})
+	if err != nil {
+		return Set{}, verify.Coded(verify.ExitInvalidSource, "invalid_source", "%v", err)
+	}
+	if err := Write(out, set); err != nil {
+		return Set{}, verify.Coded(verify.ExitIO, "io_error", "cannot write the crops: %v", err)
+	}
+	if quiet {
+		return set, nil
+	}
+	fmt.Fprintf(cliutil.Stderr(c), "crops: %d rendered, %d descriptor only (%s)\n",
+		set.Rendered(), len(set.Descriptors)-set.Rendered(), out+"/"+Dir)
+	return set, nil
+}
+
+// VerifyCommand is `sieve verify` with --crops DIR: after the report is
+// written (whatever its verdict), the grounded checks' crops are written
+// to DIR/crops/. Without --crops it is verify's command unchanged.
+func VerifyCommand() *cli.Command {
+	cmd := verify.Command()
+	cmd.Flags = append(cmd.Flags, append([]cli.Flag{
+		&cli.StringFlag{Name: "crops", Usage: "also write the crops of the grounded checks to `DIR`/crops/"},
+	}, Flags()...)...)
+	cmd.UsageText += " [--crops DIR [--blobs DIR | --source PDF | --screenshot PNG]]"
+	inner := cmd.Action
+	cmd.Action = func(c *cli.Context) error {
+		pos, err := verify.Interspersed(c, "fail-on-ungrounded")
+		if err != nil {
+			return err
+		}
+		verr := inner(c)
+		if c.String("crops") == "" || len(pos) != 1 || (verr != nil && !isUngrounded(verr)) {
+			return verr
+		}
+		src, err := verify.LoadFile(c.String("grounding"), pos[0])
+		if err != nil {
+			return err
+		}
+		cb, err := os.ReadFile(c.String("citations"))
+		if err != nil {
+			return verify.Coded(verify.ExitIO, "io_error", "cannot read citations: %v", err)
+		}
+		cit, err := verify.ParseCitations(cb)
+		if err != nil {
+			return verify.Coded(verify.ExitInvalidCitations, "invalid_citations", "%v", err)
+		}
+		r := verify.Verify(src, cit)
+		// On a coded failure stderr carries the canonical JSON error only.
+		if _, err := Run(c, pos[0], &r, verr != nil); err != nil {
+			return err
+		}
+		return verr
+	}
+	return cmd
+}
+
+func isUngrounded(err error) bool {
+	ce, ok := err.(*verify.CodedError)
+	return ok && ce.Exit == verify.ExitUngrounded
+}

@@ -1,0 +1,244 @@
+package crop
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/sieve-dev/sieve/internal/blob"
+	"github.com/sieve-dev/sieve/internal/c14n"
+	"github.com/sieve-dev/sieve/verify"
+)
+
+// Pixels sources a command can name.
+type Sources struct {
+	Blobs      string // the capture's blob store (--blobs): PDF bytes by source fingerprint, screenshots by key
+	PDF        string // the source PDF file
+	Screenshot string // the screenshot PNG file
+}
+
+// Shot is the screenshot a document names: its blob key and whether the
+// page was taller than the shot.
+type Shot struct {
+	Key     string
+	Clipped bool
+}
+
+// docFacts reads what a document says about its pixels: whether it is a
+// PDF, and the screenshot of its render. It reads document.ethos.json
+// (source.media_type, source.screenshot) and sieve's graph records and
+// content.json (pdf, provenance.screenshot).
+func docFacts(doc []byte) (isPDF bool, shot Shot) {
+	doc = firstLine(doc)
+	r := gjson.ParseBytes(doc)
+	if mt := r.Get("source.media_type"); mt.Exists() {
+		isPDF = mt.String() == "application/pdf"
+	} else {
+		isPDF = r.Get("pdf").IsObject()
+	}
+	for _, p := range []string{"source.screenshot", "provenance.screenshot"} {
+		if s := r.Get(p); s.IsObject() {
+			shot = Shot{Key: s.Get("key").String(), Clipped: s.Get("clipped").Bool()}
+		}
+	}
+	return isPDF, shot
+}
+
+// firstLine is a JSONL file's first record (a graph record file holds one
+// per line; crops are of one document).
+func firstLine(b []byte) []byte {
+	b = bytes.TrimSpace(b)
+	if i := bytes.IndexByte(b, '\n'); i >= 0 && gjson.ValidBytes(b[:i]) {
+		return b[:i]
+	}
+	return b
+}
+
+// LoadRaster finds the pixels of the document: for a PDF the source bytes
+// (the file given, or the blob store's copy under the source fingerprint),
+// checked against the source fingerprint; for a web page the screenshot
+// the document names (or the file given). When there are none, NoPixels
+// says why, and every crop is descriptor_only.
+func LoadRaster(doc []byte, src verify.GroundingSource, s Sources) (Raster, error) {
+	isPDF, shot := docFacts(doc)
+	ras := Raster{PDF: isPDF, ScreenshotClipped: shot.Clipped}
+	var store *blob.Store
+	if s.Blobs != "" {
+		if st, err := os.Stat(s.Blobs); err != nil || !st.IsDir() {
+			return ras, fmt.Errorf("--blobs %s is not a directory", s.Blobs)
+		}
+		store, _ = blob.Open(s.Blobs)
+	}
+	if isPDF {
+		return pdfRaster(ras, src.SourceFingerprint(), store, s.PDF)
+	}
+	return shotRaster(ras, shot, store, s.Screenshot)
+}
+
+func pdfRaster(ras Raster, fp string, store *blob.Store, file string) (Raster, error) {
+	var b []byte
+	var err error
+	switch {
+	case file != "":
+		if b, err = os.ReadFile(file); err != nil {
+			return ras, err
+		}
+	case store != nil && fp != "":
+		if b, err = store.Get(fp); err != nil {
+			ras.NoPixels = "the source PDF is not in the blob store (capture with --blobs keeps it)"
+			return ras, nil
+		}
+	default:
+		ras.NoPixels = "no source PDF was given (--source FILE, or --blobs DIR of the capture)"
+		return ras, nil
+	}
+	if fp == "" {
+		ras.NoPixels = "the document names no source fingerprint, so the PDF bytes cannot be checked against it"
+		return ras, nil
+	}
+	if c14n.Fingerprint(b) != fp {
+		ras.NoPixels = "the given PDF is not the document's source: its bytes do not hash to the source fingerprint"
+		return ras, nil
+	}
+	ras.PDFBytes = b
+	return ras, nil
+}
+
+func shotRaster(ras Raster, shot Shot, store *blob.Store, file string) (Raster, error) {
+	var b []byte
+	var err error
+	switch {
+	case file != "":
+		if b, err = os.ReadFile(file); err != nil {
+			return ras, err
+		}
+	case shot.Key == "":
+		ras.NoPixels = "the page has no screenshot: only a render-tier read with a blob store (capture --blobs) takes one"
+		return ras, nil
+	case store == nil:
+		ras.NoPixels = "the screenshot " + shot.Key + " is in the capture's blob store: give it with --blobs DIR"
+		return ras, nil
+	default:
+		if b, err = store.Get(shot.Key); err != nil {
+			ras.NoPixels = "the screenshot " + shot.Key + " is not in the blob store"
+			return ras, nil
+		}
+	}
+	if shot.Key != "" && blob.Key(b) != shot.Key {
+		ras.NoPixels = "the given screenshot is not the one the document names (" + shot.Key + ")"
+		return ras, nil
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return ras, fmt.Errorf("the screenshot is not a PNG: %w", err)
+	}
+	ras.Screenshot = img
+	return ras, nil
+}
+
+// ReadReport reads a verification report, or the check lines sieve-verify
+// writes (JSONL), as a report.
+func ReadReport(b []byte) (*verify.Report, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return nil, errors.New("the report is empty")
+	}
+	var r verify.Report
+	if gjson.GetBytes(firstLine(b), "record").String() == "check" {
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
+		for sc.Scan() {
+			line := bytes.TrimSpace(sc.Bytes())
+			if len(line) == 0 {
+				continue
+			}
+			var c verify.CheckRecord
+			if err := json.Unmarshal(line, &c); err != nil {
+				return nil, fmt.Errorf("a check line: %w", err)
+			}
+			r.Checks = append(r.Checks, c.Check)
+		}
+		return &r, sc.Err()
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, err
+	}
+	if r.ArtifactType != verify.ReportType {
+		return nil, fmt.Errorf("not a verification report (artifact_type %q)", r.ArtifactType)
+	}
+	return &r, nil
+}
+
+// Write puts the set into bundle/crops/: crop_descriptors.jsonl
+// (canonical JSON, one descriptor a line) and the PNGs, each written to a
+// temporary file and renamed, so a killed run leaves no half file.
+func Write(bundle string, set Set) error {
+	dir := filepath.Join(bundle, Dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for ref, b := range set.PNGs {
+		if !strings.HasPrefix(ref, "crop_") || strings.ContainsAny(ref, `/\.`) {
+			return fmt.Errorf("bad crop ref %q", ref)
+		}
+		if err := atomicWrite(filepath.Join(dir, ref+".png"), b); err != nil {
+			return err
+		}
+	}
+	lines, err := Lines(set)
+	if err != nil {
+		return err
+	}
+	return atomicWrite(filepath.Join(dir, FileDescriptors), lines)
+}
+
+// Lines is crop_descriptors.jsonl: each distinct crop once, in target
+// order, as canonical JSON.
+func Lines(set Set) ([]byte, error) {
+	var buf bytes.Buffer
+	seen := map[string]bool{}
+	for _, d := range set.Descriptors {
+		if seen[d.CropRef] {
+			continue
+		}
+		seen[d.CropRef] = true
+		b, err := c14n.Marshal(d)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(b)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes(), nil
+}
+
+func atomicWrite(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(b)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package crop
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/draw"
+	"math"
+
+	"github.com/sieve-dev/sieve/internal/pdf"
+	"github.com/sieve-dev/sieve/verify"
+)
+
+// Raster is where a document's pixels come from: the source PDF's bytes,
+// or the screenshot taken by the same browser read that gave the boxes.
+// NoPixels says why there are none when neither is given.
+type Raster struct {
+	PDF               bool        // the document is a PDF (boxes in pt)
+	PDFBytes          []byte      // the source bytes, checked against the source fingerprint
+	Screenshot        image.Image // one pixel per CSS px, from the page's top
+	ScreenshotClipped bool        // the page was taller than the shot
+	NoPixels          string
+}
+
+// Options are the picture's settings.
+type Options struct {
+	Padding int // document units around the box (DefaultPadding is the commands' default)
+	DPI     int // PDF crops (default DefaultDPI)
+}
+
+func (o Options) withDefaults() Options {
+	o.Padding = max(o.Padding, 0)
+	if o.DPI == 0 {
+		o.DPI = DefaultDPI
+	}
+	return o
+}
+
+// Set is what Make gives: descriptors in target order (one per target)
+// and the PNG bytes of the rendered ones, by crop ref.
+type Set struct {
+	Descriptors []Descriptor
+	PNGs        map[string][]byte
+}
+
+// Rendered counts the rendered descriptors.
+func (s Set) Rendered() int {
+	n := 0
+	for _, d := range s.Descriptors {
+		if d.RenderingStatus == StatusRendered {
+			n++
+		}
+	}
+	return n
+}
+
+// Make builds the descriptors of targets on src and renders what ras can
+// show. It fails only when src has no document fingerprint (a crop must
+// name the document it shows) or the PDF cannot be opened at all; a crop
+// that cannot be drawn is a descriptor_only with the reason.
+func Make(src verify.GroundingSource, targets []Target, ras Raster, opts Options) (Set, error) {
+	opts = opts.withDefaults()
+	docFP := src.DocumentFingerprint()
+	if docFP == "" {
+		return Set{}, errors.New("the document has no fingerprint: a crop cannot be bound to it")
+	}
+	pages := map[string]verify.Page{}
+	for _, p := range src.Pages() {
+		pages[p.ID] = p
+	}
+	var srcFP *string
+	if fp := src.SourceFingerprint(); fp != "" {
+		srcFP = &fp
+	}
+	unit, dpi := "css_px", ScreenshotDPI
+	if ras.PDF {
+		unit, dpi = "pt", opts.DPI
+	}
+	set := Set{PNGs: map[string][]byte{}}
+	type job struct {
+		i    int
+		area [4]int // padded box x0, y0, x1, y1, document units
+	}
+	var jobs []job
+	for _, t := range targets {
+		d := Descriptor{ArtifactType: ArtifactType, SchemaVersion: SchemaVersion, DocumentFingerprint: docFP,
+			SourceFingerprint: srcFP, Unit: unit, CoordinateProfile: CoordinateProfile, Padding: opts.Padding,
+			DPI: dpi, CheckIDs: sortedIDs(t.CheckIDs), TextSHA256: textHash(t.Text), RenderingStatus: StatusDescriptorOnly}
+		p, ok := pages[t.PageRef]
+		d.Page = PageRef{PageRef: t.PageRef, PageIndex: p.Index}
+		if t.BBox != nil {
+			d.BBox = []int{t.BBox.X, t.BBox.Y, t.BBox.W, t.BBox.H}
+		}
+		d.CropRef = Ref(docFP, t.PageRef, d.BBox, opts.Padding, dpi)
+		var area [4]int
+		switch {
+		case !ok:
+			d.Reason = "the evidence page " + t.PageRef + " is not in the document"
+		case t.BBox == nil:
+			d.Reason = t.Reason
+		case t.BBox.W < 1 || t.BBox.H < 1 || t.BBox.X < 0 || t.BBox.Y < 0:
+			d.Reason = "the box is empty or off the page"
+		case ras.NoPixels != "":
+			d.Reason = ras.NoPixels
+		default:
+			area, d.Reason = padded(*t.BBox, opts.Padding, p, ras)
+		}
+		set.Descriptors = append(set.Descriptors, d)
+		if d.Reason == "" {
+			jobs = append(jobs, job{len(set.Descriptors) - 1, area})
+		}
+	}
+	imgs := make([]image.Image, len(jobs))
+	if ras.PDF {
+		regions := make([]pdf.Region, len(jobs))
+		for k, j := range jobs {
+			a := j.area
+			regions[k] = pdf.Region{Page: set.Descriptors[j.i].Page.PageIndex,
+				Box: pdf.Box{X0: float64(a[0]), Y0: float64(a[1]), X1: float64(a[2]), Y1: float64(a[3])}}
+		}
+		if len(regions) > 0 {
+			out, errs, err := pdf.Render(ras.PDFBytes, regions, dpi)
+			if err != nil {
+				return Set{}, fmt.Errorf("rendering the PDF: %w", err)
+			}
+			for k := range jobs {
+				if errs[k] != nil {
+					set.Descriptors[jobs[k].i].Reason = "PDFium could not draw the region: " + errs[k].Error()
+					continue
+				}
+				imgs[k] = out[k]
+			}
+		}
+	} else {
+		for k, j := range jobs {
+			imgs[k] = cut(ras.Screenshot, j.area)
+		}
+	}
+	for k, j := range jobs {
+		d := &set.Descriptors[j.i]
+		if imgs[k] == nil {
+			continue
+		}
+		b, err := Encode(imgs[k])
+		if err != nil {
+			d.Reason = "encoding the PNG: " + err.Error()
+			continue
+		}
+		a := j.area
+		d.RenderingStatus, d.PNG = StatusRendered, Dir+"/"+d.CropRef+".png"
+		d.Raster = RasterScreenshot
+		if ras.PDF {
+			d.Raster = RasterPDFium
+		}
+		d.Pixels = &Pixels{Width: imgs[k].Bounds().Dx(), Height: imgs[k].Bounds().Dy(), Area: []int{a[0], a[1], a[2] - a[0], a[3] - a[1]}}
+		set.PNGs[d.CropRef] = b
+	}
+	return set, nil
+}
+
+// padded is the box grown by pad and clipped to what can be drawn: the
+// page for a PDF, the screenshot for a web page. A box the screenshot does
+// not reach (a page taller than the shot) gets a reason instead.
+func padded(b verify.Box, pad int, p verify.Page, ras Raster) ([4]int, string) {
+	a := [4]int{b.X - pad, b.Y - pad, b.X + b.W + pad, b.Y + b.H + pad}
+	var w, h int
+	if ras.PDF {
+		w, h = p.Width, p.Height
+		if w <= 0 || h <= 0 {
+			return a, "the page's size is unknown, so the box cannot be placed on it"
+		}
+	} else {
+		sb := ras.Screenshot.Bounds()
+		w, h = sb.Dx(), sb.Dy()
+		if b.Y+b.H > h || b.X >= w {
+			why := fmt.Sprintf("the box (bottom at %d px) lies beyond the screenshot (%dx%d px)", b.Y+b.H, w, h)
+			if ras.ScreenshotClipped {
+				why += ": the page was taller than the screenshot cap and was shot from the top only"
+			}
+			return a, why
+		}
+	}
+	a[0], a[1] = max(a[0], 0), max(a[1], 0)
+	a[2], a[3] = min(a[2], w), min(a[3], h)
+	if a[2]-a[0] < 1 || a[3]-a[1] < 1 {
+		return a, "the box lies outside the page"
+	}
+	return a, ""
+}
+
+// cut copies area (CSS px) out of the screenshot into an opaque RGBA image.
+func cut(shot image.Image, area [4]int) image.Image {
+	r := image.Rect(area[0], area[1], area[2], area[3]).Add(shot.Bounds().Min)
+	out := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	draw.Draw(out, out.Bounds(), shot, r.Min, draw.Src)
+	for i := 3; i < len(out.Pix); i += 4 {
+		out.Pix[i] = 255
+	}
+	return out
+}
+
+// pxOf is a length in points at dpi, in pixels (for the docs and tests).
+func pxOf(pt float64, dpi int) int { return int(math.Round(pt * float64(dpi) / 72)) }
