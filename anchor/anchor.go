@@ -23,7 +23,8 @@ const (
 	SchemaVersion = "1.0.0"
 )
 
-// Evidence kinds (SPEC.md §4.5). Any other kind is unsupported.
+// Evidence kinds (SPEC.md §4.5). Any other kind is unsupported; other is
+// a kind, bound on its text like text (what it claims is never checked).
 const (
 	KindPage       = "page"
 	KindText       = "text"
@@ -55,9 +56,10 @@ const (
 // Match methods, beyond verify's text methods (exact, normalized,
 // containment, table_cell).
 const (
-	MethodPage = "page_lookup"
-	MethodBox  = "box_containment"
-	MethodNone = "none"
+	MethodPage      = "page_lookup"
+	MethodBox       = "box_containment"
+	MethodNone      = "none"
+	MethodTableCell = "table_cell"
 )
 
 // kinds lists the levels each kind can be required at, the default first.
@@ -67,6 +69,7 @@ var kinds = map[string][]string{
 	KindTextRegion: {LevelTextBBox, LevelPage, LevelText, LevelBBox},
 	KindTableCell:  {LevelTableCell, LevelPage},
 	KindRegion:     {LevelBBox, LevelPage, LevelTextBBox},
+	KindOther:      {LevelText, LevelPage},
 }
 
 // Ref is one evidence ref. Fingerprints on a ref override the request's.
@@ -106,6 +109,9 @@ type Anchor struct {
 	Reason              string   `json:"reason"`
 	MatchMethod         string   `json:"match_method"`
 	Binding             *Binding `json:"binding"` // what the ref bound to, when anything
+	// latent is set when the ref's text (or part of it) occurs only in
+	// quarantined latent text: the report warns about it.
+	latent bool
 }
 
 // Binding is the source evidence a ref bound to (fully or in part).

@@ -128,7 +128,7 @@ func TestContract(t *testing.T) {
 				{Ref{Kind: KindTableCell, TableRef: tb.ID, Row: ptr(99), Column: ptr(0)}, StatusNotFound, LevelPage},
 				{Ref{Kind: KindTableCell, TableRef: "t0099", Row: ptr(0), Column: ptr(0)}, StatusNotFound, ""},
 				{Ref{Kind: KindTableCell, TableRef: tb.ID, Row: ptr(0), Column: ptr(0), RequiredAnchorLevel: LevelPage}, StatusBound, LevelPage},
-				{Ref{Kind: KindOther, Text: first}, StatusUnsupportedEvidence, ""},
+				{Ref{Kind: KindOther, Text: first}, StatusBound, LevelText},
 				{Ref{Kind: "sentiment", Text: first}, StatusUnsupportedEvidence, ""},
 				{Ref{Kind: KindText, Text: first, DocumentFingerprint: stale}, ifFP(s, StatusStale, StatusCapabilityLimited), ""},
 			}

@@ -4,19 +4,20 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sieve-dev/sieve/verify"
+	"github.com/sieve-dev/sieve/internal/ground"
 )
 
 // Anchorer binds refs to one source. Build it once; Anchor is then a
-// lookup in the source's indexes (a region walks its page's elements).
+// lookup in the source's indexes (ground.Index; a region walks its page's
+// elements).
 type Anchorer struct {
-	v    *verify.Verifier
-	caps verify.Capabilities
+	v    *ground.Index
+	caps ground.Capabilities
 }
 
 // New indexes src.
-func New(src verify.GroundingSource) *Anchorer {
-	return &Anchorer{v: verify.New(src), caps: src.Capabilities()}
+func New(src ground.Source) *Anchorer {
+	return &Anchorer{v: ground.NewIndex(src), caps: src.Capabilities()}
 }
 
 // Anchor binds one well-formed ref (ValidateRef); fingerprints the ref
@@ -64,7 +65,9 @@ func (a *Anchorer) bind(r Ref) Anchor {
 	case KindRegion:
 		return a.region(r)
 	case KindOther:
-		return result(StatusUnsupportedEvidence, "", "", "evidence of kind other names no source evidence an anchor can bind", nil)
+		an := a.text(r, Level(r))
+		an.Reason += " (kind other: bound on its text only; what the ref claims is not checked)"
+		return an
 	}
 	return result(StatusUnsupportedEvidence, "", "", fmt.Sprintf("evidence kind %q is not a v1 evidence kind", r.Kind), nil)
 }
@@ -80,7 +83,7 @@ func (a *Anchorer) boxes() string {
 	return ""
 }
 
-func (a *Anchorer) pageBinding(p verify.Page) *Binding {
+func (a *Anchorer) pageBinding(p ground.Page) *Binding {
 	return &Binding{PageRef: p.ID, PageIndex: p.Index, ElementRefs: []string{}, NativeRefs: []string{}}
 }
 
@@ -97,16 +100,16 @@ func (a *Anchorer) page(r Ref) Anchor {
 		return result(StatusCapabilityLimited, LevelPage, MethodPage, why, b)
 	}
 	box := toBox(r.BBox)
-	if err := verify.CheckBox(p, box); err != nil {
+	if err := ground.CheckBox(p, box); err != nil {
 		return result(StatusMismatch, LevelPage, MethodBox, err.Error(), b)
 	}
 	b.BBox = r.BBox
 	return result(StatusBound, LevelBBox, MethodBox, "the box lies on the page", b)
 }
 
-func toBox(b []int) verify.Box { return verify.Box{X: b[0], Y: b[1], W: b[2], H: b[3]} }
+func toBox(b []int) ground.Box { return ground.Box{X: b[0], Y: b[1], W: b[2], H: b[3]} }
 
-func fromBox(b verify.Box) []int { return []int{b.X, b.Y, b.W, b.H} }
+func fromBox(b ground.Box) []int { return []int{b.X, b.Y, b.W, b.H} }
 
 // hit is the text found for a ref: elements first..last.
 type hit struct {
@@ -114,75 +117,62 @@ type hit struct {
 	method      string
 }
 
-// findText finds r.Text where r points (an element, a page, or anywhere).
-// When it fails, the Anchor to return says why.
+// findText finds r.Text where r's locator fields point (ground.Resolve:
+// page, element, table, and the box when the ref carries one at a text
+// level). A locator that names nothing is not_found, one the source cannot
+// follow is capability_limited, text found only outside the located scope
+// is a mismatch that says where; when it fails, the Anchor to return says
+// why.
 func (a *Anchorer) findText(r Ref) (hit, *Anchor) {
-	els := a.v.Source().Elements()
-	if r.PageRef != "" {
-		if _, ok := a.v.Page(r.PageRef); !ok {
-			an := result(StatusNotFound, "", MethodPage, fmt.Sprintf("page %q is not a page of the source", r.PageRef), nil)
-			return hit{}, &an
+	loc := ground.Locator{Page: r.PageRef, Element: r.ElementRef}
+	if r.Kind == KindText || r.Kind == KindOther {
+		loc.Table, loc.BBox = r.TableRef, r.BBox
+	}
+	return a.findIn(r, loc)
+}
+
+func (a *Anchorer) findIn(r Ref, loc ground.Locator) (hit, *Anchor) {
+	sc, err := a.v.Resolve(loc)
+	if err != nil {
+		an := result(StatusNotFound, "", MethodNone, err.Reason, nil)
+		if err.Blocked {
+			an.Status = StatusCapabilityLimited
 		}
+		return hit{}, &an
 	}
-	if r.ElementRef != "" {
-		return a.findInElement(r)
-	}
-	m, ok := a.v.FindText(r.Text)
-	if ok && (r.PageRef == "" || els[m.First].PageRef == r.PageRef) {
+	if m, ok := a.v.FindIn(sc, r.Text); ok {
 		return hit{m.First, m.Last, m.Method}, nil
 	}
-	if ok {
-		return a.findOnPage(r)
+	if !sc.All {
+		if m, ok := a.v.FindText(r.Text); ok {
+			var b *Binding
+			if len(sc.Elements) == 1 {
+				b = a.elementsBinding(sc.Elements[0], sc.Elements[0], false)
+			}
+			an := result(StatusMismatch, "", m.Method, fmt.Sprintf("the text is not in the located %s; it occurs only outside it, at %s", sc.Desc, a.v.Where(m.First)), b)
+			return hit{}, &an
+		}
 	}
 	an := a.notFound(r.Text)
 	return hit{}, &an
 }
 
-func (a *Anchorer) findInElement(r Ref) (hit, *Anchor) {
-	i, ok := a.v.Element(r.ElementRef)
-	if !ok {
-		an := result(StatusNotFound, "", MethodNone, fmt.Sprintf("element %q is not an element of the source", r.ElementRef), nil)
-		return hit{}, &an
-	}
-	e := a.v.Source().Elements()[i]
-	if r.PageRef != "" && e.PageRef != r.PageRef {
-		an := result(StatusMismatch, "", MethodNone, fmt.Sprintf("element %s is on page %s, not %s", e.ID, e.PageRef, r.PageRef), nil)
-		return hit{}, &an
-	}
-	if m := a.v.ElementHas(i, r.Text); m != "" {
-		return hit{i, i, m}, nil
-	}
-	reason := "the cited element does not hold the text"
-	if m, ok := a.v.FindText(r.Text); ok {
-		reason += "; it occurs at " + a.v.Source().Elements()[m.First].ID
-	}
-	an := result(StatusMismatch, "", verify.MethodNormalized, reason, a.elementsBinding(i, i, false))
-	return hit{}, &an
-}
-
-// findOnPage scans one page's elements: the index's first hit was on
-// another page.
-func (a *Anchorer) findOnPage(r Ref) (hit, *Anchor) {
-	for i, e := range a.v.Source().Elements() {
-		if e.PageRef == r.PageRef {
-			if m := a.v.ElementHas(i, r.Text); m != "" {
-				return hit{i, i, m}, nil
-			}
-		}
-	}
-	an := result(StatusMismatch, "", verify.MethodNormalized, "the text occurs in the source, but not on page "+r.PageRef, nil)
-	return hit{}, &an
-}
-
 func (a *Anchorer) notFound(text string) Anchor {
 	if a.v.InLatent(text) {
-		return result(StatusNotFound, "", verify.MethodNormalized, verify.LatentOnly, nil)
+		an := result(StatusNotFound, "", ground.MethodNormalized, ground.LatentOnly, nil)
+		an.latent = true
+		return an
+	}
+	if part := a.v.LatentPart(text); part != "" {
+		an := result(StatusNotFound, "", ground.MethodNormalized, fmt.Sprintf("the text does not occur in the visible text: part of it (%q) occurs only in quarantined latent (hidden) text, run together with visible words", part), nil)
+		an.latent = true
+		return an
 	}
 	reason := "the text does not occur in the visible text"
 	if !a.caps.LatentTier {
 		reason += " (the source has no latent tier: hidden text was not inspected)"
 	}
-	return result(StatusNotFound, "", verify.MethodNormalized, reason, nil)
+	return result(StatusNotFound, "", ground.MethodNormalized, reason, nil)
 }
 
 // elementsBinding binds elements first..last; withBox adds the union of
@@ -207,8 +197,8 @@ func (a *Anchorer) elementsBinding(first, last int, withBox bool) *Binding {
 }
 
 // union is the smallest box holding every element's box.
-func union(els []verify.Element) (verify.Box, bool) {
-	var u verify.Box
+func union(els []ground.Element) (ground.Box, bool) {
+	var u ground.Box
 	for i, e := range els {
 		if e.BBox == nil {
 			return u, false
@@ -277,7 +267,7 @@ func (a *Anchorer) regionOnPage(r Ref) *Anchor {
 		}
 		return &an
 	}
-	if err := verify.CheckBox(p, toBox(r.BBox)); err != nil {
+	if err := ground.CheckBox(p, toBox(r.BBox)); err != nil {
 		an := result(StatusMismatch, LevelPage, MethodBox, err.Error(), a.pageBinding(p))
 		return &an
 	}
@@ -285,22 +275,13 @@ func (a *Anchorer) regionOnPage(r Ref) *Anchor {
 }
 
 // findTextInRegion finds an element of the ref's page inside the region
-// that holds the text.
+// (and inside its element or table, when it names one) that holds the text.
 func (a *Anchorer) findTextInRegion(r Ref) (hit, *Anchor) {
-	region := toBox(r.BBox)
-	for i, e := range a.v.Source().Elements() {
-		if e.PageRef == r.PageRef && e.BBox != nil && verify.Inside(*e.BBox, region) {
-			if m := a.v.ElementHas(i, r.Text); m != "" {
-				return hit{i, i, m}, nil
-			}
-		}
+	h, bad := a.findIn(r, ground.Locator{Page: r.PageRef, Element: r.ElementRef, Table: r.TableRef, BBox: r.BBox})
+	if bad != nil && bad.Status == StatusMismatch {
+		bad.MatchMethod = MethodBox
 	}
-	reason := "no element inside the region holds the text"
-	if h, bad := a.findText(r); bad == nil {
-		reason += fmt.Sprintf("; it occurs at %s, outside the region", a.v.Source().Elements()[h.first].ID)
-	}
-	an := result(StatusMismatch, "", MethodBox, reason, nil)
-	return hit{}, &an
+	return h, bad
 }
 
 func (a *Anchorer) region(r Ref) Anchor {
@@ -321,7 +302,7 @@ func (a *Anchorer) region(r Ref) Anchor {
 	b := a.pageBinding(p)
 	region := toBox(r.BBox)
 	for _, e := range a.v.Source().Elements() {
-		if e.PageRef == r.PageRef && e.BBox != nil && verify.Overlaps(*e.BBox, region) {
+		if e.PageRef == r.PageRef && e.BBox != nil && ground.Overlaps(*e.BBox, region) {
 			b.ElementRefs = append(b.ElementRefs, e.ID)
 			b.NativeRefs = append(b.NativeRefs, e.NativeID)
 		}
@@ -339,7 +320,7 @@ func (a *Anchorer) tableCell(r Ref) Anchor {
 	}
 	t, ok := a.v.Table(r.TableRef)
 	if !ok {
-		return result(StatusNotFound, "", verify.MethodTableCell, fmt.Sprintf("table %q is not a table of the source", r.TableRef), nil)
+		return result(StatusNotFound, "", MethodTableCell, fmt.Sprintf("table %q is not a table of the source", r.TableRef), nil)
 	}
 	p, _ := a.v.Page(t.PageRef)
 	b := a.pageBinding(p)
@@ -347,10 +328,10 @@ func (a *Anchorer) tableCell(r Ref) Anchor {
 	b.ElementRefs = []string{t.ElementRef}
 	b.NativeRefs = []string{t.NativeID}
 	if r.PageRef != "" && r.PageRef != t.PageRef {
-		return result(StatusMismatch, "", verify.MethodTableCell, fmt.Sprintf("table %s is on page %s, not %s", t.ID, t.PageRef, r.PageRef), b)
+		return result(StatusMismatch, "", MethodTableCell, fmt.Sprintf("table %s is on page %s, not %s", t.ID, t.PageRef, r.PageRef), b)
 	}
 	if Level(r) == LevelPage {
-		return result(StatusBound, LevelPage, verify.MethodTableCell, "the table is on the page", b)
+		return result(StatusBound, LevelPage, MethodTableCell, "the table is on the page", b)
 	}
 	for _, c := range t.Cells {
 		if c.Row != *r.Row || c.Column != *r.Column {
@@ -360,14 +341,14 @@ func (a *Anchorer) tableCell(r Ref) Anchor {
 		if c.BBox != nil {
 			b.BBox = fromBox(*c.BBox)
 		}
-		if r.Text != "" && verify.NormText(c.Text) != verify.NormText(r.Text) {
-			return result(StatusMismatch, LevelPage, verify.MethodTableCell, "the cell holds other text", b)
+		if r.Text != "" && ground.NormText(c.Text) != ground.NormText(r.Text) {
+			return result(StatusMismatch, LevelPage, MethodTableCell, "the cell holds other text", b)
 		}
 		reason := "the cell exists and holds the text"
 		if r.Text == "" {
 			reason = "the cell exists"
 		}
-		return result(StatusBound, LevelTableCell, verify.MethodTableCell, reason, b)
+		return result(StatusBound, LevelTableCell, MethodTableCell, reason, b)
 	}
-	return result(StatusNotFound, LevelPage, verify.MethodTableCell, fmt.Sprintf("table %s has no cell at row %d, column %d", t.ID, *r.Row, *r.Column), b)
+	return result(StatusNotFound, LevelPage, MethodTableCell, fmt.Sprintf("table %s has no cell at row %d, column %d", t.ID, *r.Row, *r.Column), b)
 }

@@ -104,7 +104,8 @@ func TestFilter(t *testing.T) {
 	in := `{"evidence_id":"a","kind":"text","text":"Unknown options are an error."}
 {"evidence_id":"b","kind":"region","page_ref":"p0001","bbox":[0,0,5,5]}
 {"evidence_id":"c","kind":"text"}
-{"evidence_id":"d","kind":"other"}
+{"evidence_id":"d","kind":"sentiment"}
+{"evidence_id":"e","kind":"other","text":"Unknown options are an error."}
 `
 	app := cliutil.App("sieve-anchor", FilterCommand(), cliutil.IO{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb})
 	code := cliutil.Main(app, []string{"sieve-anchor", "--graph", "../render/testdata/docs.graph.json"})
@@ -112,8 +113,8 @@ func TestFilter(t *testing.T) {
 		t.Errorf("exit %d, want 1 (one bad line); stderr %s", code, errb.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 4 {
-		t.Fatalf("%d lines out for 4 in:\n%s", len(lines), out.String())
+	if len(lines) != 5 {
+		t.Fatalf("%d lines out for 5 in:\n%s", len(lines), out.String())
 	}
 	for _, l := range lines {
 		if strings.Contains(l, `"record":"anchor"`) {
@@ -122,7 +123,7 @@ func TestFilter(t *testing.T) {
 			}
 		}
 	}
-	for i, want := range []string{`"status":"bound"`, `"status":"capability_limited"`, `"record":"error"`, `"status":"unsupported_evidence_kind"`} {
+	for i, want := range []string{`"status":"bound"`, `"status":"capability_limited"`, `"record":"error"`, `"status":"unsupported_evidence_kind"`, `"status":"bound"`} {
 		if !strings.Contains(lines[i], want) {
 			t.Errorf("line %d: %s, want %s", i+1, lines[i], want)
 		}

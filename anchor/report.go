@@ -42,7 +42,7 @@ func (r *Report) finish() {
 		case an.Status == StatusStale:
 			r.FingerprintStale = true
 			stale = append(stale, an.EvidenceID)
-		case an.Reason == verify.LatentOnly:
+		case an.latent:
 			latent = append(latent, an.EvidenceID)
 		}
 		all = all && an.Status == StatusBound

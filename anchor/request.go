@@ -135,7 +135,7 @@ func needs(r Ref, level string) error {
 	case KindPage:
 		need(r.PageRef != "", "page_ref")
 		need(level != LevelBBox || r.BBox != nil, "bbox")
-	case KindText:
+	case KindText, KindOther:
 		need(text, "text")
 	case KindTextRegion:
 		need(text, "text")

@@ -1,6 +1,8 @@
 package verify
 
 import (
+	"github.com/sieve-dev/sieve/internal/ground"
+
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -42,17 +44,17 @@ var words = strings.Fields("the terraces are open to walkers every day from sunr
 // syntheticSource is n paragraphs of 20–40 words, each with a unique marker.
 func syntheticSource(n int) GroundingSource {
 	r := rand.New(rand.NewPCG(1, uint64(n)))
-	s := &source{identity: Identity{Parser: "bench", Version: "0", Format: FormatEthos},
-		caps: Capabilities{CoordinateOrigin: "none", Limits: []Limit{}}, pages: []Page{{ID: "p0001"}}}
+	var els []Element
 	for i := range n {
 		var b strings.Builder
 		fmt.Fprintf(&b, "Paragraph %d:", i)
 		for range 20 + r.IntN(20) {
 			b.WriteString(" " + words[r.IntN(len(words))])
 		}
-		s.elements = append(s.elements, Element{ID: fmt.Sprintf("e%06d", i+1), NativeID: fmt.Sprintf("b_%03d", i), PageRef: "p0001", Type: "paragraph", Text: b.String() + "."})
+		els = append(els, Element{ID: fmt.Sprintf("e%06d", i+1), NativeID: fmt.Sprintf("b_%03d", i), PageRef: "p0001", Type: "paragraph", Text: b.String() + "."})
 	}
-	return s
+	return ground.NewSource(Identity{Parser: "bench", Version: "0", Format: FormatEthos},
+		Capabilities{CoordinateOrigin: "none", Limits: []Limit{}}, []Page{{ID: "p0001"}}, els, nil, nil)
 }
 
 // quoteClaims: 4 in 5 quote an element's opening verbatim, 1 in 5 is text

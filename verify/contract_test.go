@@ -91,9 +91,9 @@ func TestContract(t *testing.T) {
 				{Claim{Kind: KindQuote, Text: first, Locator: &Locator{Element: "e999999"}}, StatusError},
 				{Claim{Kind: KindRegion, Text: word, Locator: &Locator{Page: "p0001", BBox: []int{0, 0, 10, 10}}}, StatusCapabilityBlocked},
 				{Claim{Kind: "sentiment", Text: first}, StatusUnsupported},
-				{Claim{Kind: KindOther, Text: first}, StatusUnsupported},
+				{Claim{Kind: KindOther, Text: first}, StatusGrounded},
 				{Claim{Kind: KindTableCell, Text: "x", Locator: &Locator{Table: "t0001", Row: ptr(-1), Column: ptr(0)}}, StatusError},
-				{Claim{Kind: KindTableCell, Text: "x", Locator: &Locator{Table: "t0001", Row: ptr(99), Column: ptr(0)}}, StatusNotFound},
+				{Claim{Kind: KindTableCell, Text: "x", Locator: &Locator{Table: "t0001", Row: ptr(99), Column: ptr(0)}}, StatusError},
 			}
 			for i, c := range cases {
 				if got := v.Check(i+1, c.claim); got.Status != c.status {

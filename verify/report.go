@@ -125,7 +125,7 @@ func (r *Report) finish() {
 		case StatusUnsupported:
 			kinds[c.Kind] = true
 		}
-		if c.Reason == LatentOnly {
+		if c.latent {
 			latent = append(latent, c.CheckID)
 		}
 		all = all && c.Status == StatusGrounded

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/sieve-dev/sieve/internal/c14n"
+	"github.com/sieve-dev/sieve/internal/ground"
 )
 
 // Claim kinds (SPEC.md §4.3). Any other kind is reported as unsupported.
@@ -31,9 +31,9 @@ const (
 
 // Match methods.
 const (
-	MethodExact       = "exact"
-	MethodNormalized  = "normalized"
-	MethodContainment = "containment"
+	MethodExact       = ground.MethodExact
+	MethodNormalized  = ground.MethodNormalized
+	MethodContainment = ground.MethodContainment
 	MethodTableCell   = "table_cell"
 	MethodBox         = "box_containment"
 	MethodPresence    = "presence"
@@ -53,16 +53,28 @@ type Claim struct {
 	SourceFingerprint   string `json:"source_fingerprint,omitempty"`
 }
 
-// Locator points into a source. Element accepts our id (e000012) or the
-// source's native id (a sieve block id, b_012).
+// Locator points into a source (SPEC.md §4.3, §7). Every field given
+// narrows the search (ground.Locator). Element accepts our id (e000012) or
+// the source's native id (a sieve block id, b_012); section is a sieve
+// section id; span and region are native span (s%06d) and region (r%04d)
+// ids. Row and column (0-based) locate a cell of the table.
 type Locator struct {
 	Page    string `json:"page,omitempty"`
 	Element string `json:"element,omitempty"`
 	Section string `json:"section,omitempty"`
+	Span    string `json:"span,omitempty"`
+	Region  string `json:"region,omitempty"`
 	Table   string `json:"table,omitempty"`
 	Row     *int   `json:"row,omitempty"`
 	Column  *int   `json:"column,omitempty"`
 	BBox    []int  `json:"bbox,omitempty"` // [x, y, w, h], ethos_quantized_top_left_v1
+}
+
+func (l *Locator) ground() ground.Locator {
+	if l == nil {
+		return ground.Locator{}
+	}
+	return ground.Locator{Page: l.Page, Section: l.Section, Element: l.Element, Span: l.Span, Table: l.Table, Region: l.Region, BBox: l.BBox}
 }
 
 // Check is one verdict.
@@ -75,6 +87,9 @@ type Check struct {
 	MatchMethod        string    `json:"match_method"`
 	SemanticUnverified bool      `json:"semantic_unverified"`
 	Evidence           *Evidence `json:"evidence"`
+	// latent is set when the claim's text (or part of it) occurs only in
+	// quarantined latent text: the report warns about it.
+	latent bool
 }
 
 // Evidence is where a grounded (or mismatching) claim points.
@@ -90,46 +105,28 @@ type Evidence struct {
 }
 
 // Verifier checks claims against one source. Build it once; Check is then
-// a lookup in the source's indexes, not a scan.
+// a lookup in the source's indexes (ground.Index), not a scan.
 type Verifier struct {
+	x      *ground.Index
 	src    GroundingSource
 	caps   Capabilities
-	ix     *index
 	values valueIndex
-	byID   map[string]int // element id and native id → index
-	pages  map[string]Page
-	tables map[string]Table
 }
 
 // New indexes src.
 func New(src GroundingSource) *Verifier {
-	v := &Verifier{src: src, caps: src.Capabilities(), ix: newIndex(src), values: newValueIndex(src.Elements()),
-		byID: map[string]int{}, pages: map[string]Page{}, tables: map[string]Table{}}
-	for i, e := range src.Elements() {
-		v.byID[e.ID] = i
-		if e.NativeID != "" {
-			v.byID[e.NativeID] = i
-		}
-	}
-	for _, p := range src.Pages() {
-		v.pages[p.ID] = p
-	}
-	for _, t := range src.Tables() {
-		v.tables[t.ID] = t
-		if t.NativeID != "" {
-			v.tables[t.NativeID] = t
-		}
-	}
-	return v
+	return &Verifier{x: ground.NewIndex(src), src: src, caps: src.Capabilities(), values: newValueIndex(src.Elements())}
 }
 
-// Check checks one claim; n numbers the check (v%04d).
+// Check checks one claim; n numbers the check (v%04d). A claim of kind
+// other, or with a statement, is never more than literal grounding:
+// semantic_unverified is true.
 func (v *Verifier) Check(n int, c Claim) Check {
 	ck := v.check(c)
 	ck.CheckID = fmt.Sprintf("v%04d", n)
 	ck.ClaimID = c.ClaimID
 	ck.Kind = c.Kind
-	ck.SemanticUnverified = c.Statement != ""
+	ck.SemanticUnverified = c.Statement != "" || c.Kind == KindOther
 	if ck.MatchMethod == "" {
 		ck.MatchMethod = MethodNone
 	}
@@ -137,7 +134,7 @@ func (v *Verifier) Check(n int, c Claim) Check {
 }
 
 func (v *Verifier) check(c Claim) Check {
-	if stale, reason := v.stale(c.DocumentFingerprint, c.SourceFingerprint); reason != "" {
+	if stale, reason := v.x.Freshness(c.DocumentFingerprint, c.SourceFingerprint); reason != "" {
 		if stale {
 			return Check{Status: StatusStale, Reason: reason}
 		}
@@ -145,40 +142,30 @@ func (v *Verifier) check(c Claim) Check {
 	}
 	switch c.Kind {
 	case KindQuote:
-		return v.quote(c)
+		return v.text(c, "the quote")
+	case KindPresence, KindOther:
+		return v.text(c, "the text")
 	case KindValue:
 		return v.value(c)
-	case KindPresence:
-		return v.presence(c)
 	case KindTableCell:
 		return v.tableCell(c)
 	case KindRegion:
 		return v.region(c)
-	case KindOther:
-		return Check{Status: StatusUnsupported, Reason: "claims of kind other carry no rule a literal check can apply"}
 	}
 	return Check{Status: StatusUnsupported, Reason: fmt.Sprintf("claim kind %q is not a v1 claim kind", c.Kind)}
 }
 
-// stale compares the fingerprints a claim was made against with the
-// source's. It returns a reason when the claim cannot be checked: stale,
-// or (stale false) a fingerprint the source cannot compare.
-func (v *Verifier) stale(doc, src string) (bool, string) {
-	for _, f := range []struct{ name, claimed, have string }{
-		{"document", doc, v.src.DocumentFingerprint()},
-		{"source", src, v.src.SourceFingerprint()},
-	} {
-		switch {
-		case f.claimed == "":
-		case !c14n.IsFingerprint(f.claimed):
-			return false, fmt.Sprintf("the claim's %s fingerprint %q is not sha256:<64 lowercase hex>", f.name, f.claimed)
-		case f.have == "":
-			return false, fmt.Sprintf("the grounding source has no %s fingerprint: freshness cannot be checked", f.name)
-		case f.claimed != f.have:
-			return true, fmt.Sprintf("the claim cites %s fingerprint %s; the source is %s", f.name, f.claimed, f.have)
+// scope resolves a claim's locator; a locator that names nothing is an
+// error, one the source cannot follow is capability_blocked.
+func (v *Verifier) scope(c Claim) (ground.Scope, *Check) {
+	sc, err := v.x.Resolve(c.Locator.ground())
+	if err != nil {
+		if err.Blocked {
+			return sc, &Check{Status: StatusCapabilityBlocked, Reason: err.Reason}
 		}
+		return sc, &Check{Status: StatusError, Reason: err.Reason}
 	}
-	return false, ""
+	return sc, nil
 }
 
 func (v *Verifier) evidence(first, last int) *Evidence {
@@ -194,73 +181,53 @@ func (v *Verifier) evidence(first, last int) *Evidence {
 	return ev
 }
 
-// locate resolves a locator's element, failing closed on one that cannot
-// be right. ok is false with a Check to return.
-func (v *Verifier) locate(l *Locator) (int, *Check) {
-	if l.Page != "" {
-		if _, ok := v.pages[l.Page]; !ok {
-			return -1, &Check{Status: StatusError, Reason: fmt.Sprintf("locator page %q is not a page of the source", l.Page)}
-		}
-	}
-	if l.Element == "" {
-		return -1, nil
-	}
-	i, ok := v.byID[l.Element]
-	if !ok {
-		return -1, &Check{Status: StatusError, Reason: fmt.Sprintf("locator element %q is not an element of the source", l.Element)}
-	}
-	if l.Page != "" && v.src.Elements()[i].PageRef != l.Page {
-		return -1, &Check{Status: StatusError, Reason: fmt.Sprintf("element %q is not on page %s", l.Element, l.Page)}
-	}
-	return i, nil
-}
-
-func (v *Verifier) quote(c Claim) Check {
+// text checks a quote, presence or other claim: its text in the located
+// scope, else a mismatch that says where it is, else not found.
+func (v *Verifier) text(c Claim, what string) Check {
 	if strings.TrimSpace(c.Text) == "" {
-		return Check{Status: StatusError, Reason: "a quote claim needs text"}
+		return Check{Status: StatusError, Reason: fmt.Sprintf("a %s claim needs text", c.Kind)}
 	}
-	at := -1
-	if c.Locator != nil {
-		i, bad := v.locate(c.Locator)
-		if bad != nil {
-			return *bad
+	sc, bad := v.scope(c)
+	if bad != nil {
+		return *bad
+	}
+	at := ""
+	if !sc.All {
+		at = " in the located " + sc.Desc
+	}
+	if m, ok := v.x.FindIn(sc, c.Text); ok {
+		ck := Check{Status: StatusGrounded, MatchMethod: m.Method, Evidence: v.evidence(m.First, m.Last)}
+		switch m.Method {
+		case MethodExact:
+			ck.Reason = what + " occurs verbatim" + at
+		case MethodNormalized:
+			ck.Reason = what + " occurs" + at + " after normalisation (white space, case, quotes, dashes)"
+		default:
+			ck.Reason = what + " runs across consecutive elements" + at
 		}
-		at = i
-	}
-	if at >= 0 {
-		return v.quoteAt(c, at)
-	}
-	if h, ok := v.ix.exact.find(c.Text); ok {
-		return Check{Status: StatusGrounded, MatchMethod: MethodExact, Reason: "the quote occurs verbatim", Evidence: v.evidence(h.first, h.last)}
-	}
-	if h, ok := v.ix.norm.find(normText(c.Text)); ok {
-		if h.first == h.last {
-			return Check{Status: StatusGrounded, MatchMethod: MethodNormalized, Reason: "the quote occurs after normalisation (white space, case, quotes, dashes)", Evidence: v.evidence(h.first, h.last)}
+		if c.Kind == KindPresence {
+			ck.MatchMethod, ck.Reason = MethodPresence, "the text is present"+at
 		}
-		return Check{Status: StatusGrounded, MatchMethod: MethodContainment, Reason: "the quote runs across consecutive elements", Evidence: v.evidence(h.first, h.last)}
+		return ck
 	}
-	return v.notFound(c.Text, "the quote")
+	if !sc.All {
+		if m, ok := v.x.FindText(c.Text); ok {
+			return Check{Status: StatusMismatch, MatchMethod: m.Method, Evidence: v.evidence(m.First, m.Last),
+				Reason: fmt.Sprintf("%s is not in the located %s; it occurs only outside it, at %s", what, sc.Desc, v.x.Where(m.First))}
+		}
+	}
+	return v.notFound(c.Text, what)
 }
 
-func (v *Verifier) quoteAt(c Claim, i int) Check {
-	e := v.src.Elements()[i]
-	switch {
-	case strings.Contains(e.Text, c.Text):
-		return Check{Status: StatusGrounded, MatchMethod: MethodExact, Reason: "the quote occurs verbatim at the cited element", Evidence: v.evidence(i, i)}
-	case strings.Contains(normText(e.Text), normText(c.Text)):
-		return Check{Status: StatusGrounded, MatchMethod: MethodNormalized, Reason: "the quote occurs at the cited element after normalisation", Evidence: v.evidence(i, i)}
-	}
-	reason := "the cited element does not contain the quote"
-	if h, ok := v.ix.norm.find(normText(c.Text)); ok {
-		reason += "; it occurs at " + v.src.Elements()[h.first].ID
-	}
-	return Check{Status: StatusMismatch, MatchMethod: MethodNormalized, Reason: reason, Evidence: v.evidence(i, i)}
-}
-
-// notFound says whether text occurs only in quarantined latent text.
+// notFound says whether text occurs only in quarantined latent text,
+// wholly or in part.
 func (v *Verifier) notFound(text, what string) Check {
-	if _, ok := v.ix.latent.find(normText(text)); ok {
-		return Check{Status: StatusNotFound, MatchMethod: MethodNormalized, Reason: LatentOnly}
+	if v.x.InLatent(text) {
+		return Check{Status: StatusNotFound, MatchMethod: MethodNormalized, Reason: LatentOnly, latent: true}
+	}
+	if part := v.x.LatentPart(text); part != "" {
+		return Check{Status: StatusNotFound, MatchMethod: MethodNormalized, latent: true,
+			Reason: fmt.Sprintf("%s does not occur in the visible text: part of it (%q) occurs only in quarantined latent (hidden) text, run together with visible words", what, part)}
 	}
 	reason := what + " does not occur in the visible text"
 	if !v.caps.LatentTier {
@@ -270,31 +237,7 @@ func (v *Verifier) notFound(text, what string) Check {
 }
 
 // LatentOnly is the reason of a check whose text occurs only in hidden text.
-const LatentOnly = "found only in quarantined latent (hidden) text: present in the markup but not shown to visitors, so it is not grounded visible evidence"
-
-func (v *Verifier) presence(c Claim) Check {
-	if strings.TrimSpace(c.Text) == "" {
-		return Check{Status: StatusError, Reason: "a presence claim needs text"}
-	}
-	if h, ok := v.ix.norm.find(normText(c.Text)); ok {
-		if c.Locator != nil && c.Locator.Section != "" && v.src.Elements()[h.first].SectionID != c.Locator.Section {
-			return v.presenceInSection(c)
-		}
-		return Check{Status: StatusGrounded, MatchMethod: MethodPresence, Reason: "the text is present", Evidence: v.evidence(h.first, h.last)}
-	}
-	return v.notFound(c.Text, "the text")
-}
-
-// presenceInSection scans one section's elements: a section is small.
-func (v *Verifier) presenceInSection(c Claim) Check {
-	n := normText(c.Text)
-	for i, e := range v.src.Elements() {
-		if e.SectionID == c.Locator.Section && strings.Contains(normText(e.Text), n) {
-			return Check{Status: StatusGrounded, MatchMethod: MethodPresence, Reason: "the text is present in the cited section", Evidence: v.evidence(i, i)}
-		}
-	}
-	return Check{Status: StatusMismatch, MatchMethod: MethodPresence, Reason: "the text is present, but not in section " + c.Locator.Section}
-}
+const LatentOnly = ground.LatentOnly
 
 func (v *Verifier) value(c Claim) Check {
 	claimed := values(c.Value)
@@ -302,34 +245,33 @@ func (v *Verifier) value(c Claim) Check {
 		return Check{Status: StatusError, Reason: fmt.Sprintf("value %q is not one number, percentage, amount or date", c.Value)}
 	}
 	want := claimed[0]
-	if c.Locator != nil {
-		i, bad := v.locate(c.Locator)
-		if bad != nil {
-			return *bad
-		}
-		if i >= 0 {
-			return v.valueAt(want, c.Value, i)
-		}
+	sc, bad := v.scope(c)
+	if bad != nil {
+		return *bad
 	}
+	elsewhere, otherUnit := -1, false
 	for _, hit := range v.values[want.key] {
-		if sameValue(want, hit.v) {
-			return Check{Status: StatusGrounded, MatchMethod: MethodNormalized, Reason: "the value is stated (compared after normalising separators, units and dates)", Evidence: v.evidence(hit.el, hit.el)}
+		switch {
+		case sameValue(want, hit.v) && sc.Has(hit.el):
+			reason := "the value is stated (compared after normalising separators, units and dates)"
+			if !sc.All {
+				reason = "the located " + sc.Desc + " states the value (compared after normalising separators, units and dates)"
+			}
+			return Check{Status: StatusGrounded, MatchMethod: MethodNormalized, Reason: reason, Evidence: v.evidence(hit.el, hit.el)}
+		case sameValue(want, hit.v) && elsewhere < 0:
+			elsewhere = hit.el
+		case sc.Has(hit.el):
+			otherUnit = true
 		}
 	}
-	if len(v.values[want.key]) > 0 {
+	if elsewhere >= 0 {
+		return Check{Status: StatusMismatch, MatchMethod: MethodNormalized, Evidence: v.evidence(elsewhere, elsewhere),
+			Reason: fmt.Sprintf("the located %s does not state %q; it is stated only outside it, at %s", sc.Desc, c.Value, v.x.Where(elsewhere))}
+	}
+	if otherUnit {
 		return Check{Status: StatusMismatch, MatchMethod: MethodNormalized, Reason: "the number is stated, but with another unit"}
 	}
 	return v.notFound(c.Value, "the value")
-}
-
-func (v *Verifier) valueAt(want value, raw string, i int) Check {
-	stated := values(v.src.Elements()[i].Text)
-	for _, s := range stated {
-		if sameValue(want, s) {
-			return Check{Status: StatusGrounded, MatchMethod: MethodNormalized, Reason: "the cited element states the value", Evidence: v.evidence(i, i)}
-		}
-	}
-	return Check{Status: StatusMismatch, MatchMethod: MethodNormalized, Reason: fmt.Sprintf("the cited element does not state %q", raw), Evidence: v.evidence(i, i)}
 }
 
 func (v *Verifier) tableCell(c Claim) Check {
@@ -343,10 +285,10 @@ func (v *Verifier) tableCell(c Claim) Check {
 	if *l.Row < 0 || *l.Column < 0 {
 		return Check{Status: StatusError, Reason: "a table_cell locator has a negative row or column"}
 	}
-	t, ok := v.tables[l.Table]
-	if !ok {
-		return Check{Status: StatusError, Reason: fmt.Sprintf("locator table %q is not a table of the source", l.Table)}
+	if _, bad := v.scope(c); bad != nil {
+		return *bad
 	}
+	t, _ := v.x.Table(l.Table)
 	want := c.Text
 	if want == "" {
 		want = c.Value
@@ -360,12 +302,23 @@ func (v *Verifier) tableCell(c Claim) Check {
 		if cell.BBox != nil {
 			ev.BBox = []int{cell.BBox.X, cell.BBox.Y, cell.BBox.W, cell.BBox.H}
 		}
-		if normText(cell.Text) == normText(want) || cellValue(want, cell.Text) {
+		if cellHolds(cell.Text, want) {
 			return Check{Status: StatusGrounded, MatchMethod: MethodTableCell, Reason: "the cell holds the claimed text", Evidence: ev}
 		}
-		return Check{Status: StatusMismatch, MatchMethod: MethodTableCell, Reason: "the cell holds other text", Evidence: ev}
+		reason := "the cell holds other text"
+		for _, o := range t.Cells {
+			if cellHolds(o.Text, want) {
+				reason += fmt.Sprintf("; the claimed text is in table %s at row %d, column %d", t.ID, o.Row, o.Column)
+				break
+			}
+		}
+		return Check{Status: StatusMismatch, MatchMethod: MethodTableCell, Reason: reason, Evidence: ev}
 	}
-	return Check{Status: StatusNotFound, MatchMethod: MethodTableCell, Reason: fmt.Sprintf("table %s has no cell at row %d, column %d", t.ID, *l.Row, *l.Column)}
+	return Check{Status: StatusError, MatchMethod: MethodTableCell, Reason: fmt.Sprintf("locator row %d, column %d names no cell of table %s", *l.Row, *l.Column, t.ID)}
+}
+
+func cellHolds(cell, want string) bool {
+	return ground.NormText(cell) == ground.NormText(want) || cellValue(want, cell)
 }
 
 func cellValue(want, have string) bool {
@@ -381,30 +334,29 @@ func (v *Verifier) region(c Claim) Check {
 		return Check{Status: StatusCapabilityBlocked, Reason: "the grounding source's boxes are " + v.caps.CoordinateOrigin + " and cannot be converted to ethos_quantized_top_left_v1"}
 	}
 	l := c.Locator
-	if l == nil || len(l.BBox) != 4 || l.Page == "" {
-		return Check{Status: StatusError, Reason: "a region claim needs locator.page and locator.bbox [x, y, w, h]"}
+	if l == nil || (l.Region == "" && (len(l.BBox) != 4 || l.Page == "")) {
+		return Check{Status: StatusError, Reason: "a region claim needs locator.region, or locator.page and locator.bbox [x, y, w, h]"}
 	}
-	p, ok := v.pages[l.Page]
-	if !ok {
-		return Check{Status: StatusError, Reason: fmt.Sprintf("locator page %q is not a page of the source", l.Page)}
+	sc, bad := v.scope(c)
+	if bad != nil {
+		return *bad
 	}
-	r := Box{l.BBox[0], l.BBox[1], l.BBox[2], l.BBox[3]}
-	if err := checkBox(p, r); err != nil {
-		return Check{Status: StatusError, Reason: err.Error()}
-	}
-	n := normText(c.Text)
-	for i, e := range v.src.Elements() {
-		if e.PageRef == l.Page && e.BBox != nil && inside(*e.BBox, r) && strings.Contains(normText(e.Text), n) {
+	n := ground.NormText(c.Text)
+	els := v.src.Elements()
+	for _, i := range sc.Elements {
+		if strings.Contains(ground.NormText(els[i].Text), n) {
 			ev := v.evidence(i, i)
-			ev.BBox = []int{e.BBox.X, e.BBox.Y, e.BBox.W, e.BBox.H}
+			ev.BBox = []int{els[i].BBox.X, els[i].BBox.Y, els[i].BBox.W, els[i].BBox.H}
 			return Check{Status: StatusGrounded, MatchMethod: MethodBox, Reason: "an element inside the region holds the text", Evidence: ev}
 		}
 	}
-	return Check{Status: StatusMismatch, MatchMethod: MethodBox, Reason: "no element inside the region holds the text"}
-}
-
-func inside(e, r Box) bool {
-	return e.X >= r.X && e.Y >= r.Y && e.X+e.W <= r.X+r.W && e.Y+e.H <= r.Y+r.H
+	if m, ok := v.x.FindText(c.Text); ok && n != "" {
+		return Check{Status: StatusMismatch, MatchMethod: MethodBox, Evidence: v.evidence(m.First, m.Last),
+			Reason: fmt.Sprintf("no element inside the located %s holds the text; it occurs only outside it, at %s", sc.Desc, v.x.Where(m.First))}
+	}
+	ck := v.notFound(c.Text, "the text")
+	ck.MatchMethod = MethodBox
+	return ck
 }
 
 // sortedKeys of a set.

@@ -1,25 +1,24 @@
-// Package verify checks citation claims against a grounding source (EEF
-// SPEC.md §4.3–4.4, §6.1–6.2): sieve-verify (claims JSONL in, one check per
-// line out) and `sieve verify DOC --citations FILE` (EEF's CLI shape).
+// Package ground is the grounding-source model EEF's checkers share (SPEC.md
+// §6.1): the Source interface with its pages, elements, spans, tables,
+// regions and sections; the three adapters that fill it (the native
+// document.ethos.json, the sieve graph, opendataloader-pdf JSON); the text
+// index and match rules; and the locator resolver. verify (citation claims)
+// and anchor (evidence refs) are its two users, so they find text and
+// resolve locators by one set of rules and cannot disagree.
 //
-// A GroundingSource is anything evidence can be checked against. Three
-// adapters exist: the native document.ethos.json, the sieve graph
-// (graph records or content.json), and opendataloader-pdf JSON. Each
-// declares what it can prove (Capabilities) and what it cannot (Limits);
-// the verifier never upgrades a missing capability into a stronger verdict.
-//
-// A check proves literal grounding only: that the cited text, value or cell
-// is in the source under declared rules. It never proves that an answer is
-// true (semantic_unverified).
-package verify
+// Each adapter declares what its source can prove (Capabilities) and what
+// it cannot (Limits); nothing here upgrades a missing capability into a
+// stronger verdict, and a locator that names nothing fails closed.
+package ground
 
 import (
 	"fmt"
 )
 
-// GroundingSource is a parser-neutral evidence provider. Its lists are in
-// stable order; ids are ours (p%04d, e%06d, t%04d), never a foreign run's.
-type GroundingSource interface {
+// Source is a parser-neutral evidence provider (EEF's GroundingSource). Its
+// lists are in stable order; ids are ours (p%04d, e%06d, s%06d, t%04d,
+// r%04d), never a foreign run's.
+type Source interface {
 	Identity() Identity
 	Capabilities() Capabilities
 	// SourceFingerprint and DocumentFingerprint are "" when unknown.
@@ -28,8 +27,30 @@ type GroundingSource interface {
 	Pages() []Page
 	Elements() []Element
 	Tables() []Table
+	// Spans and Regions are empty when the source has none.
+	Spans() []Span
+	Regions() []Region
+	// Sections are the source's section ids in document order (sieve
+	// section ids); empty when the source has no sections.
+	Sections() []string
 	// Latent is quarantined hidden text: never visible evidence.
 	Latent() []string
+}
+
+// Span is a run of an element's text (a native span id, s%06d).
+type Span struct {
+	ID         string
+	ElementRef string
+	PageRef    string
+	Text       string
+}
+
+// Region is a boxed area of a page (r%04d), usually one element's box.
+type Region struct {
+	ID         string
+	PageRef    string
+	ElementRef string
+	BBox       Box
 }
 
 // Identity names the parser that produced the source, and its format.
@@ -105,9 +126,9 @@ func (p Page) contains(b Box) bool {
 	return b.X+b.W <= p.Width && b.Y+b.H <= p.Height
 }
 
-// checkBox fails closed on negative or empty boxes and on boxes outside a
+// CheckBox fails closed on negative or empty boxes and on boxes outside a
 // page of known size.
-func checkBox(p Page, b Box) error {
+func CheckBox(p Page, b Box) error {
 	if b.X < 0 || b.Y < 0 || b.W <= 0 || b.H <= 0 {
 		return fmt.Errorf("box [%d %d %d %d] is negative or empty", b.X, b.Y, b.W, b.H)
 	}
@@ -131,7 +152,7 @@ func validate(pages []Page, els []Element, tables []Table) error {
 			return fmt.Errorf("element %s (%s) is on page %q, which the source does not have", e.ID, e.NativeID, e.PageRef)
 		}
 		if e.BBox != nil {
-			if err := checkBox(p, *e.BBox); err != nil {
+			if err := CheckBox(p, *e.BBox); err != nil {
 				return fmt.Errorf("element %s (%s): %w", e.ID, e.NativeID, err)
 			}
 		}
@@ -146,7 +167,7 @@ func validate(pages []Page, els []Element, tables []Table) error {
 				return fmt.Errorf("table %s has a cell at a negative position", t.ID)
 			}
 			if c.BBox != nil {
-				if err := checkBox(p, *c.BBox); err != nil {
+				if err := CheckBox(p, *c.BBox); err != nil {
 					return fmt.Errorf("table %s cell (%d, %d): %w", t.ID, c.Row, c.Column, err)
 				}
 			}
@@ -155,7 +176,7 @@ func validate(pages []Page, els []Element, tables []Table) error {
 	return nil
 }
 
-// source is the one GroundingSource implementation the adapters fill.
+// source is the one Source implementation the adapters fill.
 type source struct {
 	identity   Identity
 	caps       Capabilities
@@ -164,6 +185,9 @@ type source struct {
 	pages      []Page
 	elements   []Element
 	tables     []Table
+	spans      []Span
+	regions    []Region
+	sections   []string
 	latent     []string
 }
 
@@ -174,4 +198,13 @@ func (s *source) DocumentFingerprint() string { return s.documentFP }
 func (s *source) Pages() []Page               { return s.pages }
 func (s *source) Elements() []Element         { return s.elements }
 func (s *source) Tables() []Table             { return s.tables }
+func (s *source) Spans() []Span               { return s.spans }
+func (s *source) Regions() []Region           { return s.regions }
+func (s *source) Sections() []string          { return s.sections }
 func (s *source) Latent() []string            { return s.latent }
+
+// NewSource is a Source held in memory, for tests, benchmarks and sources
+// built by hand; it declares no fingerprints, spans, regions or sections.
+func NewSource(id Identity, caps Capabilities, pages []Page, elements []Element, tables []Table, latent []string) Source {
+	return &source{identity: id, caps: caps, pages: pages, elements: elements, tables: tables, latent: latent}
+}

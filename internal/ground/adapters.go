@@ -1,4 +1,4 @@
-package verify
+package ground
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ var ErrFormat = errors.New("not a recognised grounding source")
 // Load reads a grounding source of the given format from b. FormatAuto
 // recognises document.ethos.json and graph records/content.json; foreign
 // formats are only read when named.
-func Load(format string, b []byte) (GroundingSource, error) {
+func Load(format string, b []byte) (Source, error) {
 	switch format {
 	case FormatEthos:
 		return FromEthos(b)
@@ -64,7 +64,7 @@ func firstLine(b []byte) []byte {
 
 // FromEthos adapts a native document.ethos.json. Its fingerprint is
 // recomputed and must match what the document says.
-func FromEthos(b []byte) (GroundingSource, error) {
+func FromEthos(b []byte) (Source, error) {
 	var doc eef.Document
 	if err := codec.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("document.ethos.json: %w", err)
@@ -102,6 +102,17 @@ func FromEthos(b []byte) (GroundingSource, error) {
 		}
 		s.tables = append(s.tables, tb)
 	}
+	for _, sp := range doc.Payload.Spans {
+		s.spans = append(s.spans, Span{ID: sp.ID, ElementRef: sp.ElementRef, PageRef: sp.PageRef, Text: sp.Text})
+	}
+	for _, r := range doc.Payload.Regions {
+		if b := boxOf(r.BBox); b != nil {
+			s.regions = append(s.regions, Region{ID: r.ID, PageRef: r.PageRef, ElementRef: r.ElementRef, BBox: *b})
+		}
+	}
+	for _, sec := range doc.Payload.Sections {
+		s.sections = append(s.sections, sec.SieveSectionID)
+	}
 	for _, l := range doc.Payload.Latent {
 		s.latent = append(s.latent, l.Text)
 	}
@@ -134,7 +145,7 @@ func ethosCaps(c eef.Capabilities) Capabilities {
 // FromGraph adapts a sieve graph record, a JSONL file of them (the first
 // graph record is used) or an artifact's content.json. The element, table
 // and page ids are those document.ethos.json gives the same graph.
-func FromGraph(b []byte) (GroundingSource, error) {
+func FromGraph(b []byte) (Source, error) {
 	rec, err := graphRecord(b)
 	if err != nil {
 		return nil, err

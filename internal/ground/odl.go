@@ -1,4 +1,4 @@
-package verify
+package ground
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 // one run (ours are derived from document order; theirs are never reused),
 // it has no spans, no fingerprint, and no latent tier (the parser deletes
 // hidden text by default, so absence of hidden text proves nothing).
-func FromOpenDataLoader(b []byte) (GroundingSource, error) {
+func FromOpenDataLoader(b []byte) (Source, error) {
 	if !gjson.ValidBytes(b) {
 		return nil, fmt.Errorf("%w: opendataloader-json is not valid JSON", ErrFormat)
 	}

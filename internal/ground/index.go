@@ -1,4 +1,4 @@
-package verify
+package ground
 
 import (
 	"index/suffixarray"
@@ -8,10 +8,10 @@ import (
 	"github.com/sieve-dev/sieve/internal/textnorm"
 )
 
-// normText is the "normalized" match rule: the sieve text rules
+// NormText is the "normalized" match rule: the sieve text rules
 // (ethos_collapse_whitespace_v1: white space collapsed, NFC), then lower
 // case, typographic quotes and dashes as their ASCII forms.
-func normText(s string) string {
+func NormText(s string) string {
 	return strings.ToLower(quoteFolder.Replace(strings.TrimSpace(textnorm.Text(s))))
 }
 
@@ -35,16 +35,16 @@ type corpus struct {
 	starts []int // byte offset where each element's text starts
 }
 
-func newIndex(s GroundingSource) *index {
+func newIndex(s Source) *index {
 	els := s.Elements()
 	raw, norm := make([]string, len(els)), make([]string, len(els))
 	for i, e := range els {
-		raw[i], norm[i] = e.Text, normText(e.Text)
+		raw[i], norm[i] = e.Text, NormText(e.Text)
 	}
 	lat := s.Latent()
 	nl := make([]string, len(lat))
 	for i, l := range lat {
-		nl[i] = normText(l)
+		nl[i] = NormText(l)
 	}
 	return &index{els: els, exact: newCorpus(raw, "\x00"), norm: newCorpus(norm, " "), latent: newCorpus(nl, "\x00")}
 }
