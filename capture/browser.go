@@ -221,7 +221,7 @@ func (br *Browser) launch() error {
 		return fmt.Errorf("%s: %w", br.opts.Bin, ErrNoChromium)
 	}
 	cleanStaleProfiles()
-	dir, err := os.MkdirTemp("", profilePrefix+strconv.Itoa(os.Getpid())+"-*")
+	dir, err := os.MkdirTemp(profileBase(), profilePrefix+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return err
 	}
@@ -490,7 +490,7 @@ func alive(pid int) bool {
 // cleanStaleProfiles removes profile directories whose owning process is
 // gone (a run that was killed before it could clean up).
 func cleanStaleProfiles() {
-	matches, _ := filepath.Glob(filepath.Join(os.TempDir(), profilePrefix+"*"))
+	matches, _ := filepath.Glob(filepath.Join(profileBase(), profilePrefix+"*"))
 	for _, m := range matches {
 		rest := strings.TrimPrefix(filepath.Base(m), profilePrefix)
 		pidStr, _, _ := strings.Cut(rest, "-")

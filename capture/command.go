@@ -31,8 +31,10 @@ as error records saying "interrupted…", the rest of the input is not
 started (a second signal exits at once).
 
 robots.txt is honoured for the user-agent token "sieve". Private, loopback
-and link-local addresses are refused unless --allow-private is given; the
-check is made on the resolved address, after every redirect too.`,
+and link-local addresses are refused unless --allow-private (all of them) or
+--allow-addr IP:PORT (exactly one) is given; the check is made on the
+resolved address, after every redirect too, and on every request the
+browser makes (the render tier sends all of them through sieve's proxy).`,
 		Flags:  Flags(),
 		Action: run,
 	}
@@ -51,6 +53,9 @@ func Flags() []cli.Flag {
 		&cli.Int64Flag{Name: "max-bytes", Value: d.MaxBytes, Usage: "body size cap after decompression; longer bodies are cut and flagged truncated"},
 		&cli.BoolFlag{Name: "ignore-robots", Usage: "do not consult robots.txt"},
 		&cli.BoolFlag{Name: "allow-private", Usage: "allow private, loopback and link-local addresses"},
+		&cli.StringSliceFlag{Name: "allow-addr", Usage: "allow exactly this private address, as IP:PORT (repeatable); every other private address stays refused"},
+		&cli.IntFlag{Name: "js-heap-mb", Value: d.Browser.HeapMB, Usage: "JavaScript heap limit of each rendered page, MiB: a page over it is cut off and read as partial"},
+		&cli.IntFlag{Name: "browser-memory-mb", Value: d.Browser.MemoryMB, Usage: "memory budget of the whole browser process tree, MiB: over it, the largest page is killed and read as partial"},
 		&cli.StringFlag{Name: "user-agent", Value: d.UserAgent, Usage: "User-Agent header (robots.txt is matched for the token \"sieve\")"},
 		&cli.IntFlag{Name: "retries", Value: d.Retries, Usage: "retries after HTTP 429, or 503 with Retry-After"},
 		&cli.DurationFlag{Name: "max-retry-wait", Value: d.MaxRetryWait, Usage: "longest Retry-After to wait for; longer ones are not retried"},
@@ -113,6 +118,13 @@ func OptionsFrom(c *cli.Context) (Options, error) {
 	o.Browser.SweepSteps = c.Int("sweep-steps")
 	o.Browser.RestartEvery = c.Int("restart-every")
 	o.Browser.Blobs = c.String("blobs")
+	o.Browser.HeapMB = c.Int("js-heap-mb")
+	o.Browser.MemoryMB = c.Int("browser-memory-mb")
+	addrs, err := ParseAllowAddrs(c.StringSlice("allow-addr"))
+	if err != nil {
+		return o, cliutil.Usagef("%v", err)
+	}
+	o.AllowAddrs = addrs
 	return o, validate(o)
 }
 

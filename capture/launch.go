@@ -53,12 +53,43 @@ func startChromium(ctx context.Context, bin string, flags []string, profile stri
 	}
 	first := err
 	p, err = spawnChromium(ctx, bin, append(flags, "--no-sandbox"), profile, cred)
+	if err == nil {
+		p.user = user
+		p.note = "Chromium's sandbox could not start on this host (" + firstLine(first.Error()) + "): running with --no-sandbox"
+		return p, nil
+	}
+	if cred == nil || ctx.Err() != nil {
+		return nil, first
+	}
+	// nobody cannot run Chromium here at all (no such user, an unreadable
+	// binary): as root, without the sandbox, is the last resort
+	_ = chownTree(profile, 0, 0)
+	p, err = spawnChromium(ctx, bin, append(flags, "--no-sandbox"), profile, nil)
 	if err != nil {
 		return nil, first
 	}
-	p.user = user
-	p.note = "Chromium's sandbox could not start on this host (" + firstLine(first.Error()) + "): running with --no-sandbox"
+	p.user = "self"
+	p.note = "Chromium could not start as nobody (" + firstLine(first.Error()) + "): running as root with --no-sandbox"
 	return p, nil
+}
+
+// profileBase is where profiles are made: the temporary directory, unless
+// sieve runs as root and nobody could not reach it (a TMPDIR inside a
+// private home), then /tmp.
+func profileBase() string {
+	base := os.TempDir()
+	if os.Geteuid() != 0 {
+		return base
+	}
+	for d := base; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return "/tmp"
+		}
+		if d == filepath.Dir(d) {
+			return base
+		}
+	}
 }
 
 func spawnChromium(ctx context.Context, bin string, flags []string, profile string, cred *syscall.Credential) (*chromiumProc, error) {
@@ -110,7 +141,7 @@ func spawnChromium(ctx context.Context, bin string, flags []string, profile stri
 // chromiumEnv keeps Chromium's home, caches and config inside the profile.
 func chromiumEnv(profile string) []string {
 	env := []string{"HOME=" + profile, "XDG_CONFIG_HOME=" + filepath.Join(profile, ".config"),
-		"XDG_CACHE_HOME=" + filepath.Join(profile, ".cache"), "TMPDIR=" + os.TempDir()}
+		"XDG_CACHE_HOME=" + filepath.Join(profile, ".cache"), "TMPDIR=" + profile}
 	for _, k := range []string{"PATH", "LANG", "LC_ALL", "TZ", "FONTCONFIG_PATH", "FONTCONFIG_FILE"} {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)

@@ -500,7 +500,8 @@ func (br *Browser) settle(ctx context.Context, p *rod.Page, w *netWatch, start t
 		switch {
 		case loaded && quiet >= quietFor && text >= thinText:
 			r.Settled = "quiet"
-		case loaded && quiet >= thinQuietFor:
+		case loaded && quiet >= thinQuietFor && settleCap <= br.opts.Settle:
+			// (a second, longer read waits for text or the cap)
 			r.Settled = "thin_quiet"
 		case waited >= settleCap:
 			r.Settled = "cap"
@@ -541,22 +542,25 @@ func (br *Browser) sweep(ctx context.Context, p *rod.Page, w *netWatch, r *Rende
 			if err := stepSettle(ctx, p, w); err != nil {
 				return err
 			}
-		}
-		res, err := p.Eval(scrollJS, false)
-		if err != nil {
-			return fmt.Errorf("sweep: %w", err)
-		}
-		var v [2]float64
-		if err := json.Unmarshal([]byte(res.Value.Str()), &v); err != nil {
-			return fmt.Errorf("sweep: %w", err)
-		}
-		if step > 0 {
 			r.Checkpoints++
 		}
-		r.PageHeight = int(v[1])
-		if v[0] >= v[1]-2 {
-			r.ReachedBottom = true
-			break
+		at, height, err := scrollState(p)
+		if err != nil {
+			return err
+		}
+		r.PageHeight = height
+		if at >= height-2 {
+			// a feed appends after a frame and a timer, later on a busy
+			// machine: the bottom counts once the height has held
+			grew, err := heightGrows(ctx, p, height)
+			if err != nil {
+				return err
+			}
+			if !grew || step >= br.opts.SweepSteps {
+				r.ReachedBottom = !grew
+				break
+			}
+			continue
 		}
 		if step >= br.opts.SweepSteps {
 			break
@@ -566,10 +570,46 @@ func (br *Browser) sweep(ctx context.Context, p *rod.Page, w *netWatch, r *Rende
 	return err
 }
 
-// stepSettle waits up to sweepSettle for network and DOM quiet after a
-// scroll step (infinite lists fetch and append here).
+// scrollState is the bottom of the viewport and the page's height, CSS px.
+func scrollState(p *rod.Page) (at, height int, err error) {
+	res, err := p.Eval(scrollJS, false)
+	if err != nil {
+		return 0, 0, fmt.Errorf("sweep: %w", err)
+	}
+	var v [2]float64
+	if err := json.Unmarshal([]byte(res.Value.Str()), &v); err != nil {
+		return 0, 0, fmt.Errorf("sweep: %w", err)
+	}
+	return int(v[0]), int(v[1]), nil
+}
+
+// bottomHold is how long the page height must hold at the bottom.
+const bottomHold = 1200 * time.Millisecond
+
+// heightGrows waits up to bottomHold for the page to grow past height.
+func heightGrows(ctx context.Context, p *rod.Page, height int) (bool, error) {
+	end := time.Now().Add(bottomHold)
+	for time.Now().Before(end) {
+		if err := sleep(ctx, pollEvery); err != nil {
+			return false, err
+		}
+		_, h, err := scrollState(p)
+		if err != nil {
+			return false, err
+		}
+		if h > height+2 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// stepSettle waits, after a scroll step, until the network and the DOM
+// have been quiet for a while since the scroll (infinite lists fetch and
+// append here), at most sweepSettle.
 func stepSettle(ctx context.Context, p *rod.Page, w *netWatch) error {
-	end := time.Now().Add(sweepSettle)
+	scrolled := time.Now()
+	end := scrolled.Add(sweepSettle)
 	if err := sleep(ctx, 150*time.Millisecond); err != nil {
 		return err
 	}
@@ -582,7 +622,7 @@ func stepSettle(ctx context.Context, p *rod.Page, w *netWatch) error {
 		if err != nil {
 			return fmt.Errorf("sweep: %w", err)
 		}
-		if min(netQuiet, domQuiet) >= 300*time.Millisecond {
+		if min(netQuiet, domQuiet, time.Since(scrolled)) >= 400*time.Millisecond {
 			return nil
 		}
 		if err := sleep(ctx, pollEvery); err != nil {

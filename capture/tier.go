@@ -203,7 +203,8 @@ func (c *Capturer) tiered(ctx context.Context, rec *Record, target string) {
 			nav.settle = 3 * c.browser.opts.Settle
 			r2, err2 := c.browser.read(ctx, nav, store)
 			if err2 == nil && c.farLess(rec, r2) == 0 {
-				r, r.render.Retried = r2, true
+				r = r2
+				r.render.Retried = true
 			} else {
 				rec.TierFellBack = true
 				rec.TierReason += "; the browser read far less text than the static read twice, the static read is kept"

@@ -8,12 +8,21 @@
 # memory of sieve-capture's whole process tree (itself and every Chromium
 # process under it), sampled every 200 ms: summed RSS (shared pages counted
 # once per process, an upper bound) and summed PSS (shared pages split).
+# Then stability: STAB_PAGES saved real pages from ../shared/bench plus a
+# lazy-loading and a dialog page, read as local files (no network at all)
+# STAB_RUNS times at --concurrency 4: how many pages gave the same outcome
+# and block count in every run, and the peak tree memory against the
+# documented --browser-memory-mb budget.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-$PWD/bin}
 GEN=${GEN:-30}
+STAB_PAGES=${STAB_PAGES:-18}
+STAB_RUNS=${STAB_RUNS:-5}
+SHARED=${SHARED:-$PWD/../shared/bench}
 CHROMIUM=${SIEVE_CHROMIUM:-/usr/bin/chromium}
 scripts/ensure-tools.sh python3 >/dev/null
+scripts/ensure-tools.sh jq >/dev/null
 [ -x "$CHROMIUM" ] || scripts/ensure-tools.sh chromium >/dev/null
 
 work=$(mktemp -d)
@@ -141,3 +150,64 @@ ok=$(grep -lc '<body' "$work"/dd-*.html 2>/dev/null | wc -l)
 awk -v d="$dd" -v n="$pages" -v ok="$ok" -v s1="${secs[1]}" -v s4="${secs[4]}" 'BEGIN {
   printf "chromium --headless --dump-dom, one browser per page: %5.2f pages/s (%d pages, %d dumped, %.1f s)\n", n / d, n, ok, d
   printf "capture overhead (time per page, sieve / dump-dom): %.2fx at --concurrency 1, %.2fx at --concurrency 4\n", s1 / d, s4 / d }'
+
+# stability: the same pages, STAB_RUNS times at --concurrency 4.
+stab_pages() {
+  local dir=$work/stab f n=0
+  mkdir -p "$dir"
+  if [ -d "$SHARED/scrapinghub/html" ]; then
+    for f in $(ls "$SHARED/scrapinghub/html" | sort | head -n "$STAB_PAGES"); do
+      n=$((n + 1))
+      gunzip -c "$SHARED/scrapinghub/html/$f" >"$dir/${f%.gz}"
+    done
+  else
+    echo "($SHARED/scrapinghub is missing: stability over the generated pages only)" >&2
+    cp "$work"/pages/p*.html "$dir"/ 2>/dev/null || true
+  fi
+  cat >"$dir/lazy.html" <<'HTML'
+<!doctype html><html><head><title>Feed</title></head><body><main><h1>Endless feed</h1><div id="feed"></div><div id="end" style="height:10px"></div></main><script>
+let n = 0;
+function more() { requestAnimationFrame(() => setTimeout(() => { for (let i = 0; i < 8 && n < 200; i++, n++) { const p = document.createElement("p"); p.style.height = "110px"; p.textContent = "Item " + n + " of the endless feed, with words enough to be a paragraph."; document.getElementById("feed").appendChild(p); } }, 50)); }
+more();
+new IntersectionObserver((es) => { if (es.some(e => e.isIntersecting)) more(); }).observe(document.getElementById("end"));
+</script></body></html>
+HTML
+  cat >"$dir/dialog.html" <<'HTML'
+<!doctype html><html><head><title>Dialogs</title></head><body><div id="app"></div><script>
+alert("Welcome"); confirm("Accept cookies?");
+document.getElementById("app").innerHTML = "<main><h1>After the dialogs</h1>" + "<p>Text written after the page's dialogs were answered, long enough to be a paragraph of an article.</p>".repeat(6) + "</main>";
+</script></body></html>
+HTML
+  ls "$dir"/*.html >"$work/stab.paths"
+}
+
+stab_run() {
+  local i=$1 cpid m peak=0
+  "$BIN/sieve-capture" --tier render --concurrency 4 <"$work/stab.paths" >"$work/stab-cap-$i.jsonl" &
+  cpid=$!
+  while kill -0 "$cpid" 2>/dev/null; do
+    m=$(tree_mem "$cpid")
+    [ "${m#* }" -gt "$peak" ] && peak=${m#* }
+    sleep 0.2
+  done
+  wait "$cpid" || true
+  "$BIN/sieve-normalize" <"$work/stab-cap-$i.jsonl" | "$BIN/sieve-graph" |
+    jq -r '[.url, .outcome.status, (.blocks | length), (.outcome.evidence[0] // "" | .[0:70])] | @tsv' >"$work/stab-$i.tsv" || true
+  echo "$peak"
+}
+
+stab_pages
+spages=$(wc -l <"$work/stab.paths")
+budget=$("$BIN/sieve-capture" --help | sed -n 's/.*--browser-memory-mb value.*(default: \([0-9]*\)).*/\1/p')
+speak=0
+for i in $(seq 1 "$STAB_RUNS"); do
+  p=$(stab_run "$i")
+  [ "$p" -gt "$speak" ] && speak=$p
+done
+same=$(cat "$work"/stab-*.tsv | cut -f1-3 | sort | uniq -c | awk -v r="$STAB_RUNS" '$1 == r' | wc -l)
+echo "stability: $same of $spages pages gave the same outcome and block count in all $STAB_RUNS runs at --concurrency 4 ($((spages - 2)) saved real pages as local files, a lazy-loading and a dialog page)"
+if [ "$same" -ne "$spages" ]; then
+  echo "pages that varied (url, outcome, blocks, first evidence; one line per distinct result):"
+  cat "$work"/stab-*.tsv | sort | uniq -c | awk -v r="$STAB_RUNS" '$1 != r' | sed 's/^/  /'
+fi
+echo "peak tree memory at --concurrency 4 over the stability runs: PSS sum $((speak / 1024)) MB (budget --browser-memory-mb ${budget:-3072} MB)"

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,8 +83,8 @@ func condition(cond string) (bool, error) {
 	return true, nil
 }
 
-// setup serves the sample site for the script ($SITE) and names a port
-// nothing listens on ($DEAD).
+// setup serves the sample site for the script ($SITE, at $SITEADDR) and
+// names a port nothing listens on ($DEAD).
 func setup(env *testscript.Env) error {
 	base, stop, err := sample.Serve("127.0.0.1:0")
 	if err != nil {
@@ -91,6 +92,9 @@ func setup(env *testscript.Env) error {
 	}
 	env.Defer(stop)
 	env.Setenv("SITE", base)
+	if u, err := url.Parse(base); err == nil {
+		env.Setenv("SITEADDR", u.Host)
+	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
