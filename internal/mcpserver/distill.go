@@ -1,0 +1,177 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/codec"
+	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/internal/record"
+	"github.com/sieve-dev/sieve/normalize"
+	"github.com/sieve-dev/sieve/render"
+)
+
+type distillInput struct {
+	URL  string `json:"url,omitempty" jsonschema:"the http(s) URL to read; give url or path, not both"`
+	Path string `json:"path,omitempty" jsonschema:"a local HTML, text or PDF file to read (only when the server allows local files)"`
+	Tier string `json:"tier,omitempty" jsonschema:"static (HTTP only), render (Chromium) or auto (static, rendered when it reads as a shell or too thin); default: the server's --tier"`
+}
+
+type distillOutput struct {
+	Artifact  string   `json:"artifact" jsonschema:"the artifact handle for get_section, get_blocks, search, get_hidden_content, verify_citations and anchor_evidence"`
+	Reused    bool     `json:"reused" jsonschema:"the store already held this URL with this content_hash (the page is unchanged)"`
+	Resources []string `json:"resources" jsonschema:"resource URIs of this artifact"`
+	Manifest  rawJSON  `json:"manifest" jsonschema:"manifest.json: outcome first, then what the page holds; never the page body"`
+}
+
+// distillStages is how many progress steps a distillation reports.
+const distillStages = 4
+
+// distill reads one target through the CLI's chain into the store.
+func (s *Server) distill(ctx context.Context, req *mcp.CallToolRequest, in distillInput) (*mcp.CallToolResult, distillOutput, error) {
+	var out distillOutput
+	target, tier, err := s.distillTarget(in)
+	if err != nil {
+		return nil, out, err
+	}
+	cp, err := s.capturer(tier)
+	if err != nil {
+		return nil, out, err
+	}
+	tmp, err := s.store.tempDir()
+	if err != nil {
+		return nil, out, internalf("%v", err)
+	}
+	defer os.RemoveAll(tmp)
+	a, err := s.runChain(ctx, req, cp, target, tmp)
+	if err != nil {
+		s.logf("distill %s: %v", target, err)
+		return nil, out, err
+	}
+	key := Key(a.URL, a.ContentHash)
+	_, statErr := s.store.dirOf(key)
+	out.Reused = statErr == nil
+	if err := s.store.put(key, a.Dir); err != nil {
+		return nil, out, toolErr(err)
+	}
+	s.register(key)
+	manifest, err := s.store.file(key, render.FileManifest)
+	if err != nil {
+		return nil, out, err
+	}
+	var m graph.Record // the manifest's fields are the graph record's
+	if err := codec.Unmarshal(manifest, &m); err != nil {
+		return nil, out, internalf("decoding manifest.json: %v", err)
+	}
+	out.Artifact, out.Manifest, out.Resources = key, rawJSON(manifest), resourceURIs(key)
+	return textResult(manifestText(key, out.Reused, &m)), out, nil
+}
+
+// distillTarget checks the arguments and returns the capture input and
+// the tier.
+func (s *Server) distillTarget(in distillInput) (target, tier string, err error) {
+	switch {
+	case (in.URL == "") == (in.Path == ""):
+		return "", "", usagef("distill takes a url or a path (exactly one)")
+	case in.Path != "" && !s.opts.AllowPaths:
+		return "", "", usagef("this server reads no local files (start it with --allow-paths)")
+	case strings.ContainsAny(in.URL+in.Path, "\r\n"):
+		return "", "", usagef("a url or path cannot hold a line break")
+	}
+	target = in.URL
+	if in.Path != "" {
+		target = in.Path
+		if _, err := os.Stat(target); err != nil {
+			return "", "", usagef("path %q: %v", target, err)
+		}
+	}
+	tier = in.Tier
+	if tier == "" {
+		tier = s.opts.Capture.Tier
+	}
+	switch tier {
+	case capture.TierStatic, capture.TierAuto, capture.TierRender:
+	default:
+		return "", "", usagef("unknown tier %q (static, auto, render)", tier)
+	}
+	return target, tier, nil
+}
+
+// runChain runs capture → normalize → graph → render on target, the render
+// stage writing under tmp (a temporary directory of the store), and returns the
+// artifact record. Each finished stage is a progress notification when
+// the client asked for them; a cancelled call ends the chain (the capture's
+// requests and browser read are cancelled with it).
+func (s *Server) runChain(ctx context.Context, req *mcp.CallToolRequest, cp *capture.Capturer, target, tmp string) (render.Artifact, error) {
+	var a render.Artifact
+	notify := progress(ctx, req)
+	chain := jsonl.Chain("distill",
+		step(cp.Stage(), 1, "captured", notify),
+		step(normalize.Stage(), 2, "normalized", notify),
+		step(graph.Stage(), 3, "built the content graph", notify),
+		step(render.Stage(render.Options{Out: tmp}), 4, "wrote the artifact", notify))
+	line, err := json.Marshal(map[string]string{"url": target})
+	if err != nil {
+		return a, internalf("%v", err)
+	}
+	notify(0, "reading "+target)
+	var stdout, logs bytes.Buffer
+	_, runErr := jsonl.Run(ctx, bytes.NewReader(append(line, '\n')), &stdout, &logs, chain)
+	if errors.Is(runErr, jsonl.ErrInterrupted) || ctx.Err() != nil {
+		return a, &ToolError{KindInterrupted, fmt.Sprintf("the read of %s was cancelled before it was done; nothing was stored", target)}
+	}
+	outLine := bytes.TrimSpace(stdout.Bytes())
+	if record.Kind(outLine) == record.KindError {
+		var e record.Error
+		if err := codec.Unmarshal(outLine, &e); err != nil {
+			return a, internalf("decoding the error record: %v", err)
+		}
+		return a, &ToolError{KindFailed, fmt.Sprintf("%s: %s (the CLI writes this as an error record: %s)", e.Stage, e.Error, outLine)}
+	}
+	if runErr != nil && !errors.Is(runErr, jsonl.ErrFailedLines) {
+		return a, toolErr(runErr)
+	}
+	if err := codec.Unmarshal(outLine, &a); err != nil || a.Record != record.KindArtifact {
+		return a, internalf("the chain wrote no artifact record: %s", outLine)
+	}
+	return a, nil
+}
+
+// progress returns the function that sends progress notifications for
+// req, or one that does nothing when the client gave no progress token.
+func progress(ctx context.Context, req *mcp.CallToolRequest) func(n int, msg string) {
+	if req == nil || req.Params == nil || req.Session == nil {
+		return func(int, string) {}
+	}
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return func(int, string) {}
+	}
+	return func(n int, msg string) {
+		req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ //nolint:errcheck // progress is advisory
+			ProgressToken: token, Progress: float64(n), Total: distillStages, Message: msg,
+		})
+	}
+}
+
+// step wraps a stage so that a line it transformed is a progress step.
+func step(st jsonl.Stage, n int, msg string, notify func(int, string)) jsonl.Stage {
+	inner := st.Transform
+	st.Transform = func(ctx context.Context, line []byte) ([]byte, error) {
+		out, err := inner(ctx, line)
+		if err == nil {
+			notify(n, msg)
+		}
+		return out, err
+	}
+	return st
+}

@@ -1,0 +1,199 @@
+package mcpserver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/codec"
+	"github.com/sieve-dev/sieve/render"
+)
+
+// Store keeps artifact directories by key (URL + content_hash) under one
+// directory, so that an artifact is reused across tool calls and server
+// restarts:
+//
+//	DIR/artifacts/<key>/manifest.json, content.json, index.md, index.html, evidence/…
+//	DIR/tmp/               distillations in progress (renamed into artifacts/)
+//
+// A key is 12 hex digits of SHA-256 over the URL, a dash, and the first 16
+// hex digits of the content_hash: the same page read again with the same
+// content lands on the same key (its files are replaced by the newer read),
+// a changed page gets a new key and the old artifact stays readable.
+type Store struct {
+	dir string
+
+	mu    sync.Mutex
+	cache map[string]*graph.Record // decoded content.json by key
+	order []string                 // cache keys, oldest first
+}
+
+// cacheSize is how many decoded graphs the store keeps in memory.
+const cacheSize = 32
+
+var keyPattern = regexp.MustCompile(`^[0-9a-f]{12}-[0-9a-f]{16}$`)
+
+// OpenStore creates (when needed) and opens the store at dir.
+func OpenStore(dir string) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("mcp: no store directory")
+	}
+	for _, sub := range []string{"artifacts", "tmp"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return nil, fmt.Errorf("mcp: store: %w", err)
+		}
+	}
+	return &Store{dir: dir, cache: map[string]*graph.Record{}}, nil
+}
+
+// Key is the store key of url read with contentHash ("sha256:<hex>").
+func Key(url, contentHash string) string {
+	u := sha256.Sum256([]byte(url))
+	h := strings.TrimPrefix(contentHash, "sha256:")
+	if len(h) < 16 || !isHex(h[:16]) {
+		// Every graph has a content hash; this only guards the shape.
+		c := sha256.Sum256([]byte(contentHash))
+		h = hex.EncodeToString(c[:])
+	}
+	return hex.EncodeToString(u[:])[:12] + "-" + h[:16]
+}
+
+func isHex(s string) bool {
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// tempDir is a fresh directory for one distillation's render stage.
+func (s *Store) tempDir() (string, error) {
+	return os.MkdirTemp(filepath.Join(s.dir, "tmp"), "distill-")
+}
+
+// dirOf is the artifact directory of key; a key of any other shape is
+// refused, so a handle cannot name a path outside the store.
+func (s *Store) dirOf(key string) (string, error) {
+	if !keyPattern.MatchString(key) {
+		return "", notFound("%q is not an artifact handle (distill returns one: 12 hex digits, a dash, 16 hex digits)", key)
+	}
+	d := filepath.Join(s.dir, "artifacts", key)
+	if _, err := os.Stat(filepath.Join(d, render.FileManifest)); err != nil {
+		return "", notFound("no artifact %s in the store: distill the page first", key)
+	}
+	return d, nil
+}
+
+// put moves the artifact directory src (written by render.Write) into the
+// store under key, replacing an earlier read with the same key.
+func (s *Store) put(key, src string) error {
+	dst := filepath.Join(s.dir, "artifacts", key)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := ""
+	if _, err := os.Stat(dst); err == nil {
+		old = dst + ".old"
+		os.RemoveAll(old)
+		if err := os.Rename(dst, old); err != nil {
+			return fmt.Errorf("mcp: store: %w", err)
+		}
+	}
+	if err := os.Rename(src, dst); err != nil {
+		if old != "" {
+			os.Rename(old, dst) //nolint:errcheck // best effort: keep the earlier read
+		}
+		return fmt.Errorf("mcp: store: %w", err)
+	}
+	if old != "" {
+		os.RemoveAll(old)
+	}
+	s.forget(key)
+	return nil
+}
+
+// file reads one file of an artifact.
+func (s *Store) file(key, name string) ([]byte, error) {
+	d, err := s.dirOf(key)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(filepath.Join(d, name))
+	if err != nil {
+		return nil, internalf("reading %s of %s: %v", name, key, err)
+	}
+	return b, nil
+}
+
+// path is the path of one file of an artifact.
+func (s *Store) path(key, name string) (string, error) {
+	d, err := s.dirOf(key)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, name), nil
+}
+
+// record is the artifact's graph (content.json), decoded once and cached.
+func (s *Store) record(key string) (*graph.Record, error) {
+	s.mu.Lock()
+	rec, ok := s.cache[key]
+	s.mu.Unlock()
+	if ok {
+		return rec, nil
+	}
+	b, err := s.file(key, render.FileContent)
+	if err != nil {
+		return nil, err
+	}
+	rec = new(graph.Record)
+	if err := codec.Unmarshal(b, rec); err != nil {
+		return nil, internalf("decoding content.json of %s: %v", key, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.cache[key]; !ok {
+		s.cache[key] = rec
+		s.order = append(s.order, key)
+		if len(s.order) > cacheSize {
+			delete(s.cache, s.order[0])
+			s.order = s.order[1:]
+		}
+	}
+	return rec, nil
+}
+
+// forget drops key from the cache (s.mu held).
+func (s *Store) forget(key string) {
+	if _, ok := s.cache[key]; !ok {
+		return
+	}
+	delete(s.cache, key)
+	for i, k := range s.order {
+		if k == key {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+}
+
+// keys lists the artifacts in the store, sorted.
+func (s *Store) keys() []string {
+	entries, _ := os.ReadDir(filepath.Join(s.dir, "artifacts"))
+	var keys []string
+	for _, e := range entries {
+		if e.IsDir() && keyPattern.MatchString(e.Name()) {
+			keys = append(keys, e.Name())
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
