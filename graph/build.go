@@ -526,6 +526,7 @@ func provenance(rec *normalize.Record) Provenance {
 		Tier:              rec.Capture.Tier,
 		NormalizerVersion: rec.NormalizerVersion,
 		Trace:             rec.Capture.Trace,
+		Screenshot:        screenshot(rec),
 	}
 	if p.Tier == "" {
 		p.Tier = "static"

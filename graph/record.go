@@ -131,6 +131,7 @@ type Provenance struct {
 	Libraries         []version.Library `json:"libraries"`
 	NormalizerVersion string            `json:"normalizer_version"`
 	Trace             capture.Trace     `json:"trace"`
+	Screenshot        *Screenshot       `json:"screenshot,omitempty"` // render tier with a blob store: the page's picture
 }
 
 // Gap names content the page has that the artifact does not.

@@ -61,7 +61,7 @@ func Build(rec *graph.Record, cfg Config) (*Bundle, error) {
 
 func source(rec *graph.Record) Source {
 	s := Source{URL: rec.URL, FinalURL: rec.FinalURL, MediaType: "text/html",
-		Bytes: rec.Stats.OriginalBytes, HTTPStatus: rec.Outcome.HTTPStatus}
+		Bytes: rec.Stats.OriginalBytes, HTTPStatus: rec.Outcome.HTTPStatus, Screenshot: rec.Provenance.Screenshot}
 	if isPDF(rec) {
 		s.MediaType = MediaPDF
 	}
@@ -198,11 +198,7 @@ func capabilities(rec *graph.Record, boxes bool) Capabilities {
 		c.Limits = append(c.Limits, Limit{"no_boxes", "the " + rec.Provenance.Tier +
 			" tier lays out no page: elements have no boxes, so region and box claims cannot be checked"})
 	}
-	if isPDF(rec) {
-		c.Limits = append(c.Limits, Limit{"no_crop", "sieve renders no crops of PDF pages yet: regions are boxes on the page, without a rendered image"})
-	} else {
-		c.Limits = append(c.Limits, Limit{"no_crop", "a web page has no fixed page raster: crops are not supported"})
-	}
+	c.Crop = cropLimits(rec, boxes, &c.Limits)
 	if rec.SourceFingerprint == "" {
 		c.Limits = append(c.Limits, Limit{"no_source_fingerprint", "no body was received, so the document is bound to no source bytes"})
 	}

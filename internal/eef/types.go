@@ -6,6 +6,8 @@
 // ids, so a check can point at both.
 package eef
 
+import "github.com/sieve-dev/sieve/graph"
+
 // Artifact identities.
 const (
 	SchemaVersion      = "1.0.0"
@@ -61,6 +63,9 @@ type Source struct {
 	MediaType   string  `json:"media_type"`
 	Bytes       int64   `json:"bytes"`
 	HTTPStatus  int     `json:"http_status"`
+	// Screenshot is the capture-time picture of a rendered page (crops are
+	// cut from it); outside the document fingerprint, like the URLs.
+	Screenshot *graph.Screenshot `json:"screenshot,omitempty"`
 }
 
 // Config is the effective config subset that changes stable output;
