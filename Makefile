@@ -6,9 +6,9 @@ GO    ?= go
 BIN   := $(CURDIR)/bin
 CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-sample sieve-verify sieve-anchor sieve-crop
 # Packages whose code runs concurrently: their tests also run under -race.
-RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/...
+RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/... ./internal/mcpserver/...
 
-.PHONY: all build demo test check-go deps lint unit race ajv e2e bench bench-go bench-stream bench-render bench-quality bench-quality-peers bench-pdf testpdfs clean
+.PHONY: all build demo test check-go deps lint unit race ajv mcp-client e2e bench bench-go bench-stream bench-render bench-quality bench-quality-peers bench-pdf testpdfs clean
 
 all: build
 
@@ -33,7 +33,7 @@ demo: build
 	@scripts/ensure-tools.sh jq
 	@scripts/demo.sh
 
-test: check-go deps lint unit race ajv
+test: check-go deps lint unit race ajv mcp-client
 
 lint:
 	$(GO) vet ./...
@@ -50,6 +50,12 @@ race:
 # independent validator (npm ajv); it fails under CI=true when it cannot run.
 ajv:
 	@scripts/ajv-validate.sh
+
+# mcp-client drives `sieve mcp` with the official TypeScript MCP client
+# (npm @modelcontextprotocol/sdk) over stdio and HTTP on the sample site; it
+# fails under CI=true when it cannot run.
+mcp-client: build
+	@scripts/mcp-client-test.sh
 
 bench: build bench-go bench-stream bench-render bench-pdf
 

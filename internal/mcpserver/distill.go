@@ -54,7 +54,6 @@ func (s *Server) distill(ctx context.Context, req *mcp.CallToolRequest, in disti
 	defer os.RemoveAll(tmp)
 	a, err := s.runChain(ctx, req, cp, target, tmp)
 	if err != nil {
-		s.logf("distill %s: %v", target, err)
 		return nil, out, err
 	}
 	key := Key(a.URL, a.ContentHash)

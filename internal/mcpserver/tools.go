@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -53,7 +54,8 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out])
 		res, o, err := h(ctx, req, input)
 		if err != nil {
 			err = toolErr(err)
-			if ctx.Err() != nil {
+			var te *ToolError
+			if ctx.Err() != nil && !(errors.As(err, &te) && te.Kind == KindInterrupted) {
 				err = &ToolError{KindInterrupted, "the call was cancelled: " + err.Error()}
 			}
 			s.logf("%s: %v", t.Name, err)

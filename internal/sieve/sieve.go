@@ -15,6 +15,7 @@ import (
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/internal/mcpserver"
 	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/render"
 )
@@ -33,6 +34,7 @@ func Command() *cli.Command {
 			crop.VerifyCommand(), // sieve verify, with --crops DIR
 			anchor.EvidenceCommand(),
 			crop.Command(),
+			mcpserver.Command(),
 		},
 	}
 }
