@@ -9,12 +9,18 @@ import (
 	"strings"
 
 	"github.com/sieve-dev/sieve/internal/c14n"
+	"github.com/sieve-dev/sieve/internal/ground"
 )
 
 // ParseRequest reads evidence_anchor_request.json. Input that is not
 // canonicalizable JSON (duplicate keys, fractions, invalid UTF-8), unknown
 // fields and refs that are malformed are errors: a request-shape problem is
 // a usage error, never report data (SPEC.md §6.3).
+//
+// The checks below say what is wrong in sieve's words and add the one rule
+// a schema cannot state, unique evidence ids; the request is then held to
+// ground.Strict (c14n, then ethos-evidence-anchor-request.schema.json), so
+// the command refuses exactly what the schema refuses.
 func ParseRequest(b []byte) (Request, error) {
 	var r Request
 	if err := strictDecode(b, &r); err != nil {
@@ -45,7 +51,7 @@ func ParseRequest(b []byte) (Request, error) {
 		}
 		seen[ref.EvidenceID] = true
 	}
-	return r, nil
+	return r, ground.Strict("ethos-evidence-anchor-request", b)
 }
 
 // ParseRef reads one evidence ref (a line of sieve-anchor's input).

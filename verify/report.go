@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/sieve-dev/sieve/internal/c14n"
+	"github.com/sieve-dev/sieve/internal/ground"
 )
 
 // Report identity.
@@ -61,9 +64,19 @@ type Citations struct {
 	Claims              []Claim `json:"claims"`
 }
 
-// ParseCitations reads citations.json.
+// ParseCitations reads citations.json under the one input rule of
+// ground.Strict: canonicalizable JSON (valid UTF-8, no duplicate keys)
+// valid against ethos-citations.schema.json (every claim with a claim_id,
+// well-formed fingerprints, no unknown fields), and then the rule the
+// schema cannot state: claim ids are unique.
 func ParseCitations(b []byte) (Citations, error) {
 	var c Citations
+	if r := gjson.ParseBytes(b); gjson.ValidBytes(b) && (r.IsArray() && len(r.Array()) == 0 || r.Get("claims").IsArray() && len(r.Get("claims").Array()) == 0) {
+		return c, errors.New("citations hold no claims")
+	}
+	if err := ground.Strict("ethos-citations", b); err != nil {
+		return c, err
+	}
 	b = bytes.TrimSpace(b)
 	dec := func(v any) error {
 		d := json.NewDecoder(bytes.NewReader(b))
@@ -79,6 +92,13 @@ func ParseCitations(b []byte) (Citations, error) {
 	}
 	if len(c.Claims) == 0 {
 		return c, errors.New("citations hold no claims")
+	}
+	seen := map[string]int{}
+	for i, cl := range c.Claims {
+		if j, dup := seen[cl.ClaimID]; dup {
+			return c, fmt.Errorf("claims[%d]: claim_id %q is already the id of claims[%d]", i, cl.ClaimID, j)
+		}
+		seen[cl.ClaimID] = i
 	}
 	return c, nil
 }

@@ -64,13 +64,22 @@ func firstLine(b []byte) []byte {
 
 // FromEthos adapts a native document.ethos.json. Its fingerprint is
 // recomputed and must match what the document says.
+// It is held to the input rule of Strict (its schema, c14n) first.
 func FromEthos(b []byte) (Source, error) {
+	if gjson.GetBytes(firstLine(b), "artifact_type").Str != eef.TypeDocument {
+		return nil, fmt.Errorf("%w: artifact_type %q", ErrFormat, gjson.GetBytes(firstLine(b), "artifact_type").Str)
+	}
+	if err := Strict("ethos-document", b); err != nil {
+		return nil, fmt.Errorf("document.ethos.json: %w", err)
+	}
+	return fromDocument(b)
+}
+
+// fromDocument adapts a document.ethos.json already held to its schema.
+func fromDocument(b []byte) (Source, error) {
 	var doc eef.Document
 	if err := codec.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("document.ethos.json: %w", err)
-	}
-	if doc.ArtifactType != eef.TypeDocument {
-		return nil, fmt.Errorf("%w: artifact_type %q", ErrFormat, doc.ArtifactType)
 	}
 	if _, _, fp, err := eef.Fingerprint(&doc); err != nil || fp != doc.Fingerprint {
 		return nil, fmt.Errorf("document.ethos.json: fingerprint %s does not match its content (%s)", doc.Fingerprint, fp)
@@ -158,7 +167,7 @@ func FromGraph(b []byte) (Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := FromEthos(doc)
+	s, err := fromDocument(doc)
 	if err != nil {
 		return nil, err
 	}
