@@ -21,6 +21,7 @@ import (
 	"image"
 	"image/png"
 	"slices"
+	"strings"
 
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/verify"
@@ -117,6 +118,9 @@ func Targets(src verify.GroundingSource, r *verify.Report) []Target {
 		}
 		t := target(c, els)
 		key := t.PageRef + "|" + boxKey(t.BBox)
+		if t.BBox == nil { // no box: one descriptor per cited element set
+			key += "|" + strings.Join(c.Evidence.ElementRefs, ",")
+		}
 		if i, ok := at[key]; ok {
 			out[i].CheckIDs = append(out[i].CheckIDs, c.CheckID)
 			continue
@@ -165,12 +169,13 @@ func boxKey(b *verify.Box) string {
 	return fmt.Sprintf("%d,%d,%d,%d", b.X, b.Y, b.W, b.H)
 }
 
-// Ref is the crop_ref of a crop: a hash of everything that fixes its
-// picture (document, page, box, padding, dpi), never of the checks that
-// cite it, so the same box cited twice is one crop.
-func Ref(docFP, pageRef string, bbox []int, padding, dpi int) string {
+// Ref is the crop_ref of a crop: a hash of everything that fixes it
+// (document, page, box, padding, dpi, and the cited text's hash, which
+// tells box-less descriptors apart), never of the checks that cite it,
+// so the same box cited twice is one crop.
+func Ref(docFP, pageRef string, bbox []int, padding, dpi int, textSHA256 string) string {
 	b, _ := c14n.Marshal(map[string]any{"document_fingerprint": docFP, "page_ref": pageRef,
-		"bbox": bbox, "padding": padding, "dpi": dpi})
+		"bbox": bbox, "padding": padding, "dpi": dpi, "text_sha256": textSHA256})
 	sum := sha256.Sum256(b)
 	return "crop_" + hex.EncodeToString(sum[:16])
 }

@@ -91,7 +91,7 @@ func Make(src verify.GroundingSource, targets []Target, ras Raster, opts Options
 		if t.BBox != nil {
 			d.BBox = []int{t.BBox.X, t.BBox.Y, t.BBox.W, t.BBox.H}
 		}
-		d.CropRef = Ref(docFP, t.PageRef, d.BBox, opts.Padding, dpi)
+		d.CropRef = Ref(docFP, t.PageRef, d.BBox, opts.Padding, dpi, d.TextSHA256)
 		var area [4]int
 		switch {
 		case !ok:
