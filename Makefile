@@ -8,7 +8,7 @@ CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-samp
 # Packages whose code runs concurrently: their tests also run under -race.
 RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/... ./internal/mcpserver/...
 
-.PHONY: all build demo test check-go deps lint unit race ajv mcp-client e2e bench bench-go bench-stream bench-render bench-quality bench-quality-peers bench-pdf testpdfs clean
+.PHONY: all build demo test check-go deps lint unit race ajv mcp-client e2e bench bench-go bench-mcp bench-stream bench-render bench-quality bench-quality-peers bench-pdf testpdfs clean
 
 all: build
 
@@ -57,10 +57,16 @@ ajv:
 mcp-client: build
 	@scripts/mcp-client-test.sh
 
-bench: build bench-go bench-stream bench-render bench-pdf
+bench: build bench-go bench-stream bench-render bench-pdf bench-mcp
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./normalize ./graph ./render ./internal/bench ./verify ./anchor
+
+# bench-mcp: what distill returns (manifest.json and the whole result) against
+# page bytes by page-size quartile over ../shared/bench, and the latency of
+# distill and of get_section/search on a stored artifact, over MCP.
+bench-mcp: check-go
+	$(GO) test -run '^$$' -bench MCP -benchtime 50x -count 1 ./internal/mcpserver
 
 bench-stream: build
 	@scripts/bench-stream.sh

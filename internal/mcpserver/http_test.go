@@ -114,6 +114,22 @@ func TestStreamableHTTP(t *testing.T) {
 	}
 	var d distilled
 	resultText(t, res, &d)
+
+	// The SDK's DNS rebinding check: a loopback request naming another
+	// host is refused, also with the token.
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Host = "attacker.example"
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a foreign Host on loopback: HTTP %d, want 403", resp.StatusCode)
+	}
 	if d.Manifest.Outcome.Status != "ok" || len(d.Manifest.Sections) == 0 {
 		t.Errorf("distill over HTTP: %+v", d.Manifest)
 	}
