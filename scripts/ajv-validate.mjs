@@ -2,7 +2,8 @@
 // validator (Ajv, draft 2020-12): every EEF example under
 // schemas/testdata/eef (valid/ must pass, invalid/ must fail), the EEF
 // bundles of the render golden files, and the verify and anchor golden
-// reports. Run it through scripts/ajv-validate.sh, which installs Ajv.
+// reports, and the crop descriptors of crop/testdata. Run it through
+// scripts/ajv-validate.sh, which installs Ajv.
 //
 // usage: node scripts/ajv-validate.mjs REPO_ROOT AJV_NODE_MODULES
 import { readFileSync, readdirSync, existsSync } from "node:fs";
@@ -68,6 +69,16 @@ for (const dir of ["verify/testdata", "anchor/testdata"]) {
     if (m) check(m[1], join(d, f), JSON.parse(readFileSync(join(d, f), "utf8")), true);
     const l = /\.(ethos-[a-z-]+-line)\.jsonl$/.exec(f);
     if (l) for (const line of readFileSync(join(d, f), "utf8").split("\n").filter((x) => x.trim())) check(l[1], join(d, f), JSON.parse(line), true);
+  }
+}
+
+// Crop descriptors sieve writes (crop/testdata: NAME.<schema>.jsonl, one
+// descriptor a line).
+const cropDir = join(root, "crop", "testdata");
+if (existsSync(cropDir)) {
+  for (const f of readdirSync(cropDir).sort()) {
+    const m = /\.(ethos-crop-descriptor)\.jsonl$/.exec(f);
+    if (m) for (const line of readFileSync(join(cropDir, f), "utf8").split("\n").filter((x) => x.trim())) check(m[1], join(cropDir, f), JSON.parse(line), true);
   }
 }
 

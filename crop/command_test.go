@@ -1,0 +1,118 @@
+package crop
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/ from the current output")
+
+// run runs cmd as the program name with args and stdin; it returns the exit
+// code, stdout and stderr.
+func run(cmd *cli.Command, stdin string, args ...string) (int, string, string) {
+	var out, errw bytes.Buffer
+	app := cliutil.App("sieve", &cli.Command{Name: "sieve", Subcommands: []*cli.Command{cmd}},
+		cliutil.IO{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errw})
+	code := cliutil.Main(app, append([]string{"sieve", cmd.Name}, args...))
+	return code, out.String(), errw.String()
+}
+
+// markerBundle writes the marker PDF, its document.ethos.json and
+// citations (one not found) to a directory.
+func markerBundle(t *testing.T) (dir, doc, pdf, cit string) {
+	t.Helper()
+	data, _, err := pdftest.Markers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	doc, pdf, cit = filepath.Join(dir, "document.ethos.json"), filepath.Join(dir, "source.pdf"), filepath.Join(dir, "citations.json")
+	os.WriteFile(doc, distilPDF(t, data), 0o644)
+	os.WriteFile(pdf, data, 0o644)
+	os.WriteFile(cit, []byte(`[{"claim_id":"c1","kind":"quote","text":"Alpha"},{"claim_id":"c2","kind":"quote","text":"Delta"},`+
+		`{"claim_id":"c3","kind":"quote","text":"Echo"},{"claim_id":"c4","kind":"quote","text":"Alpha"},{"claim_id":"c5","kind":"quote","text":"Zulu"}]`), 0o644)
+	return dir, doc, pdf, cit
+}
+
+func TestVerifyCrops(t *testing.T) {
+	dir, doc, pdf, cit := markerBundle(t)
+	code, _, errs := run(VerifyCommand(), "", doc, "--citations", cit, "--out", filepath.Join(dir, "verification_report.json"), "--crops", dir, "--source", pdf)
+	if code != 0 || !strings.Contains(errs, "crops: 3 rendered, 0 descriptor only") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines, err := os.ReadFile(filepath.Join(dir, Dir, FileDescriptors))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Alpha is cited twice (v0001, v0004): one crop serves both checks.
+	if !bytes.Contains(lines, []byte(`"check_ids":["v0001","v0004"]`)) || bytes.Count(lines, []byte("\n")) != 3 {
+		t.Errorf("descriptors:\n%s", lines)
+	}
+	pngs, _ := filepath.Glob(filepath.Join(dir, Dir, "crop_*.png"))
+	if len(pngs) != 3 {
+		t.Errorf("%d PNGs, want 3", len(pngs))
+	}
+	golden := filepath.Join("testdata", "markers.ethos-crop-descriptor.jsonl")
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		os.WriteFile(golden, lines, 0o644)
+	}
+	if want, err := os.ReadFile(golden); err != nil || !bytes.Equal(want, lines) {
+		t.Errorf("%s differs from the descriptors written (go test -update rewrites it): %v\n%s", golden, err, lines)
+	}
+
+	// --fail-on-ungrounded: exit 7, the crops are still written, and
+	// stderr carries the canonical JSON error only.
+	d2 := t.TempDir()
+	code, _, errs = run(VerifyCommand(), "", doc, "--citations", cit, "--fail-on-ungrounded", "--crops", d2, "--source", pdf)
+	if code != 7 || !strings.HasPrefix(errs, `{"error":{"code":"evidence_ungrounded"`) || strings.Count(errs, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if b, _ := os.ReadFile(filepath.Join(d2, Dir, FileDescriptors)); !bytes.Equal(b, lines) {
+		t.Errorf("--fail-on-ungrounded wrote other descriptors:\n%s", b)
+	}
+}
+
+func TestCropCommand(t *testing.T) {
+	dir, doc, pdf, cit := markerBundle(t)
+	report := filepath.Join(dir, "verification_report.json")
+	if code, _, errs := run(VerifyCommand(), "", doc, "--citations", cit, "--out", report); code != 0 {
+		t.Fatal(errs)
+	}
+	rb, _ := os.ReadFile(report)
+	for _, tc := range []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		out   string // in stdout
+		errs  string // in stderr
+	}{
+		{"report file", "", []string{doc, "--report", report, "--out", t.TempDir(), "--source", pdf}, 0, `"rendering_status":"rendered"`, "crops: 3 rendered"},
+		{"report on stdin", string(rb), []string{doc, "--out", t.TempDir(), "--source", pdf}, 0, `"raster":"pdfium"`, "crops: 3 rendered"},
+		{"no pixels", "", []string{doc, "--report", report, "--out", t.TempDir()}, 0, `"reason":"no source PDF was given`, "0 rendered, 3 descriptor only"},
+		{"another PDF", "", []string{doc, "--report", report, "--out", t.TempDir(), "--source", doc}, 0, `do not hash to the source fingerprint`, "0 rendered"},
+		{"dpi", "", []string{doc, "--report", report, "--out", t.TempDir(), "--source", pdf, "--dpi", "300"}, 0, `"dpi":300`, "3 rendered"},
+		{"no doc", "", []string{"--report", report, "--out", t.TempDir()}, 2, "", "error (usage)"},
+		{"no out", "", []string{doc, "--report", report}, 2, "", "--out"},
+		{"bad dpi", "", []string{doc, "--report", report, "--out", t.TempDir(), "--dpi", "0"}, 2, "", "--dpi"},
+		{"not a report", "{}", []string{doc, "--out", t.TempDir()}, 6, "", "invalid_report"},
+		{"missing doc", "", []string{filepath.Join(dir, "nope.json"), "--report", report, "--out", t.TempDir()}, 4, "", "io_error"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(Command(), tc.stdin, tc.args...)
+			if code != tc.code || !strings.Contains(out, tc.out) || !strings.Contains(errs, tc.errs) {
+				t.Errorf("exit %d (want %d)\nstdout %s\nstderr %s", code, tc.code, out, errs)
+			}
+		})
+	}
+}
