@@ -364,6 +364,7 @@ func TestRenderLocalFileStaysLocal(t *testing.T) {
 	cases := map[string]string{
 		"replace.html": `<p>saved</p><script>location.replace("file:///etc/passwd");</script>`,
 		"sibling.html": `<p>saved</p><iframe src="secret.txt"></iframe><script>location.href = "file://` + secret + `";</script>`,
+		"leave.html":   `<p>saved page that stays</p><script>setTimeout(() => { location.href = "http://example.invalid/elsewhere"; }, 100);</script>`,
 		"net.html": `<p>saved page text</p><img src="` + can.url() + `/i.png"><img src="` + site.srv.URL + `/ping?c=file">` +
 			`<script>fetch("` + can.url() + `/f").catch(()=>{}); new Image().src = "` + can.url() + `/img2"; document.body.insertAdjacentHTML("beforeend", "<p>script ran</p>");</script>`,
 	}
@@ -379,6 +380,18 @@ func TestRenderLocalFileStaysLocal(t *testing.T) {
 			}
 			if !strings.HasPrefix(rec.FinalURL, "file://") {
 				t.Errorf("final_url %q, want the file's URL", rec.FinalURL)
+			}
+			if name == "leave.html" {
+				if rec.Error != nil || !strings.Contains(text, "saved page that stays") {
+					t.Errorf("the page that tried to leave was not read as itself: error %+v\n%s", rec.Error, text)
+				}
+				var stopped bool
+				for _, r := range rec.Render.Refused {
+					stopped = stopped || r.TopLevel && strings.Contains(r.URL, "example.invalid")
+				}
+				if !stopped || rec.Render.Navigated {
+					t.Errorf("the stopped navigation is not recorded: navigated %v, refused %+v", rec.Render.Navigated, rec.Render.Refused)
+				}
 			}
 			if name == "net.html" {
 				if !strings.Contains(text, "script ran") {

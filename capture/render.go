@@ -260,7 +260,7 @@ func (br *Browser) readIn(ctx context.Context, t *tab, nav navigation, store blo
 	d := &dialogs{}
 	evCtx, stopEvents := context.WithCancel(ctx)
 	defer stopEvents()
-	handlers := append(w.handlers(), d.handler(p), serveHandler(p, w.frame, nav.served))
+	handlers := append(w.handlers(), d.handler(p), serveHandler(p, w, nav))
 	wait := p.Context(evCtx).EachEvent(handlers...)
 	go wait()
 	if err := br.setupTab(p); err != nil {
@@ -282,7 +282,7 @@ func (br *Browser) readIn(ctx context.Context, t *tab, nav navigation, store blo
 	if err := br.settle(ctx, p, w, start, cmp.Or(nav.settle, br.opts.Settle), &r.render); err != nil {
 		return nil, err
 	}
-	if !w.refusedTop() {
+	if !w.refusedTop() || nav.deny != "" {
 		if err := br.sweep(ctx, p, w, &r.render); err != nil {
 			return nil, err
 		}
@@ -293,12 +293,16 @@ func (br *Browser) readIn(ctx context.Context, t *tab, nav navigation, store blo
 	if _, _, crashed := w.state(); crashed {
 		return nil, errCrashed
 	}
-	if store != nil && !w.refusedTop() {
+	if store != nil && (!w.refusedTop() || nav.deny != "") {
 		br.screenshot(p, r, store)
 	}
 	w.mu.Lock()
 	r.status, r.mime, r.redirects = w.status, w.mime, append([]Redirect{}, w.redirects...)
 	r.render.Navigated = w.navigated
+	if nav.deny != "" {
+		// a local file's page stays itself: its navigations were stopped
+		r.render.Navigated, r.redirects = false, nil
+	}
 	r.headers = cdpHeaders(w.headers)
 	page := append([]Refusal{}, w.refused...)
 	sockets := w.sockets
@@ -327,29 +331,38 @@ func (w *netWatch) refusedTop() bool {
 
 // serveHandler answers the page's first top-level document request with
 // the checked bytes, and lets every other paused request go on to the
-// proxy. Only document requests are paused (Fetch.enable's pattern).
-func serveHandler(p *rod.Page, frame proto.PageFrameID, doc *servedDoc) func(*proto.FetchRequestPaused) {
+// proxy. Only document requests are paused (Fetch.enable's pattern). A
+// local file's page (nav.deny set) may not leave itself: its later
+// top-level navigations are aborted, which keeps the document in place.
+func serveHandler(p *rod.Page, w *netWatch, nav navigation) func(*proto.FetchRequestPaused) {
 	var once sync.Once
 	return func(e *proto.FetchRequestPaused) {
-		serve := false
-		if doc != nil && e.FrameID == frame {
+		serve, top := false, e.FrameID == w.frame
+		if nav.served != nil && top {
 			once.Do(func() { serve = true })
 		}
 		go func() {
-			if !serve {
+			switch {
+			case serve:
+				doc := nav.served
+				status := doc.status
+				if status < 200 || status > 599 || (status >= 300 && status < 400) {
+					status = 200
+				}
+				_ = proto.FetchFulfillRequest{
+					RequestID:       e.RequestID,
+					ResponseCode:    status,
+					ResponseHeaders: []*proto.FetchHeaderEntry{{Name: "Content-Type", Value: doc.contentType + "; charset=utf-8"}},
+					Body:            []byte(doc.body),
+				}.Call(p)
+			case top && nav.deny != "":
+				w.mu.Lock()
+				w.refused = append(w.refused, Refusal{URL: e.Request.URL, ResourceType: "Document", Reason: nav.deny + ": the page's navigation away was stopped", TopLevel: true})
+				w.mu.Unlock()
+				_ = proto.FetchFailRequest{RequestID: e.RequestID, ErrorReason: proto.NetworkErrorReasonAborted}.Call(p)
+			default:
 				_ = proto.FetchContinueRequest{RequestID: e.RequestID}.Call(p)
-				return
 			}
-			status := doc.status
-			if status < 200 || status > 599 || (status >= 300 && status < 400) {
-				status = 200
-			}
-			_ = proto.FetchFulfillRequest{
-				RequestID:       e.RequestID,
-				ResponseCode:    status,
-				ResponseHeaders: []*proto.FetchHeaderEntry{{Name: "Content-Type", Value: doc.contentType + "; charset=utf-8"}},
-				Body:            []byte(doc.body),
-			}.Call(p)
 		}()
 	}
 }
@@ -551,10 +564,13 @@ func (br *Browser) sweep(ctx context.Context, p *rod.Page, w *netWatch, r *Rende
 		r.PageHeight = height
 		if at >= height-2 {
 			// a feed appends after a frame and a timer, later on a busy
-			// machine: the bottom counts once the height has held
-			grew, err := heightGrows(ctx, p, height)
-			if err != nil {
-				return err
+			// machine: once scrolled, the bottom counts when the height
+			// has held (a page that fits the first screen settled already)
+			grew := false
+			if step > 0 {
+				if grew, err = heightGrows(ctx, p, height); err != nil {
+					return err
+				}
 			}
 			if !grew || step >= br.opts.SweepSteps {
 				r.ReachedBottom = !grew

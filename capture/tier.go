@@ -196,7 +196,7 @@ func (c *Capturer) tiered(ctx context.Context, rec *Record, target string) {
 	}
 	nav := navigationFor(rec)
 	r, err := c.browser.read(ctx, nav, store)
-	if err == nil && !refusedTop(r) {
+	if err == nil && !refusedTop(r, rec) {
 		if static := c.farLess(rec, r); static > 0 {
 			// one read under load can end at the settle cap before the page
 			// has drawn: read it once more, waiting longer
@@ -268,13 +268,10 @@ func unmapRead(r *pageRead, unmap func(string) string) {
 	}
 }
 
-func refusedTop(r *pageRead) bool {
-	for _, f := range r.render.Refused {
-		if f.TopLevel {
-			return true
-		}
-	}
-	return false
+// refusedTop reports whether the page left for a refused address (a local
+// file's stopped navigation does not count: its page stays).
+func refusedTop(r *pageRead, rec *Record) bool {
+	return topRefusal(r.render.Refused) != nil && !strings.HasPrefix(rec.URL, "file://")
 }
 
 // farLess returns the static read's character count when the render read
@@ -314,7 +311,7 @@ func (c *Capturer) mergeRender(rec *Record, r *pageRead) {
 	rec.Trace.Tier = TierRender
 	rec.Trace.Browser = c.browserTrace()
 	rec.Render = &r.render
-	if top := topRefusal(r.render.Refused); top != nil {
+	if top := topRefusal(r.render.Refused); top != nil && !strings.HasPrefix(rec.URL, "file://") {
 		// the page tried to leave for a refused address: that is the
 		// outcome, never a silently different page
 		rec.Error = &Error{Kind: ErrPrivate, Message: "the page's own navigation to " + top.URL + " was refused: " + top.Reason}
