@@ -8,7 +8,7 @@ CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-samp
 # Packages whose code runs concurrently: their tests also run under -race.
 RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/... ./internal/mcpserver/...
 
-.PHONY: all build demo test check-go deps lint unit race ajv mcp-client e2e bench bench-go bench-mcp bench-stream bench-render bench-quality bench-quality-peers bench-pdf testpdfs clean
+.PHONY: all build demo test check-go deps lint unit race ajv mcp-client mcp-conformance e2e bench bench-go bench-mcp bench-stream bench-render bench-quality bench-quality-peers bench-pdf testpdfs clean
 
 all: build
 
@@ -56,6 +56,11 @@ ajv:
 # fails under CI=true when it cannot run.
 mcp-client: build
 	@scripts/mcp-client-test.sh
+
+# mcp-conformance runs the MCP conformance suite's protocol-level server
+# scenarios that apply to sieve mcp (npm @modelcontextprotocol/conformance).
+mcp-conformance: build
+	@scripts/mcp-conformance.sh
 
 bench: build bench-go bench-stream bench-render bench-pdf bench-mcp
 
