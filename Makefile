@@ -8,7 +8,7 @@ CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-samp
 # Packages whose code runs concurrently: their tests also run under -race.
 RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/... ./internal/mcpserver/...
 
-.PHONY: all build demo test check-go deps lint unit race ajv mcp-client mcp-conformance e2e bench bench-go bench-mcp bench-stream bench-render bench-quality bench-quality-peers bench-pdf testpdfs clean
+.PHONY: all build demo test check-go deps lint unit race ajv mcp-client mcp-conformance e2e bench bench-go bench-mcp bench-stream bench-render bench-quality bench-quality-peers bench-pdf bench-crop testpdfs clean
 
 all: build
 
@@ -62,7 +62,7 @@ mcp-client: build
 mcp-conformance: build
 	@scripts/mcp-conformance.sh
 
-bench: build bench-go bench-stream bench-render bench-pdf bench-mcp
+bench: build bench-go bench-stream bench-render bench-pdf bench-mcp bench-crop
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./normalize ./graph ./render ./internal/bench ./verify ./anchor
@@ -85,6 +85,11 @@ bench-render: build
 # 60+ page Chromium-printed document, against pdftotext -bbox-layout.
 bench-pdf: build
 	@scripts/bench-pdf.sh
+
+# bench-crop: crops/s (PDFium render + PNG) of 150 cited lines of a 60-page
+# PDF at 144 dpi, and of a rendered page's markers cut from its screenshot.
+bench-crop: check-go
+	$(GO) test -run '^$$' -bench . -benchtime 10x ./crop
 
 # testpdfs reprints the committed tagged test PDFs from their HTML sources
 # with Chromium (internal/pdf/pdftest/testdata); review the diff.

@@ -69,7 +69,7 @@ func chromium(t *testing.T) {
 
 // distilWeb captures url at tier with a blob store and returns
 // document.ethos.json and the graph record.
-func distilWeb(t *testing.T, url, tier, blobs string) ([]byte, *graph.Record) {
+func distilWeb(t testing.TB, url, tier, blobs string) ([]byte, *graph.Record) {
 	t.Helper()
 	o := capture.DefaultOptions()
 	o.AllowPrivate = true
@@ -106,7 +106,7 @@ func distilWeb(t *testing.T, url, tier, blobs string) ([]byte, *graph.Record) {
 	return doc, rec
 }
 
-func serve(t *testing.T, pages map[string]string) *httptest.Server {
+func serve(t testing.TB, pages map[string]string) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
 	for path, html := range pages {
