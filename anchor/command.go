@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v2"
 
 	"github.com/sieve-dev/sieve/internal/cliutil"
@@ -119,17 +120,31 @@ func FilterCommand() *cli.Command {
 	}
 }
 
-// Stage is the anchor filter: one anchor record per evidence ref line.
+// refKeys are an evidence ref line's own fields; any other top-level field
+// (a user's "id") is carried onto its anchor record.
+var refKeys = record.FieldsOf[Ref]()
+
+// Stage is the anchor filter: one anchor record per evidence ref line (a
+// JSON object without "record", or with "record":"evidence_ref"); a record
+// of any other kind passes through byte for byte. Fields a ref does not
+// define are carried onto its anchor record.
 func Stage(a *Anchorer) jsonl.Stage {
 	return jsonl.Stage{
 		Name: "anchor",
 		Raw:  true,
 		Transform: func(_ context.Context, line []byte) ([]byte, error) {
-			ref, err := ParseRef(line)
+			if k := record.Kind(line); k != "" && k != "evidence_ref" && gjson.ValidBytes(line) {
+				return line, nil
+			}
+			ref, err := ParseRefLine(line)
 			if err != nil {
 				return nil, fmt.Errorf("not an evidence ref: %w", err)
 			}
-			return codec.Marshal(AnchorRecord{Record: "anchor", SchemaVersion: record.SchemaVersion, Anchor: a.Anchor(ref, "", "")})
+			out, err := codec.Marshal(AnchorRecord{Record: record.KindAnchor, SchemaVersion: record.SchemaVersion, Anchor: a.Anchor(ref, "", "")})
+			if err != nil {
+				return nil, err
+			}
+			return record.Passthrough(out, line, refKeys), nil
 		},
 	}
 }

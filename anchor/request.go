@@ -63,6 +63,21 @@ func ParseRef(b []byte) (Ref, error) {
 	return r, ValidateRef(r)
 }
 
+// ParseRefLine reads one line of sieve-anchor's input: a ref whose
+// top-level fields beyond a ref's own (a user's "id", "record") are left to
+// the record contract, which carries them onto the output; everything a
+// ref defines is held to ValidateRef.
+func ParseRefLine(b []byte) (Ref, error) {
+	var r Ref
+	if _, err := c14n.Canonicalize(b); err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return r, err
+	}
+	return r, ValidateRef(r)
+}
+
 func strictDecode(b []byte, v any) error {
 	if _, err := c14n.Canonicalize(b); err != nil {
 		return err

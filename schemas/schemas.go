@@ -87,6 +87,10 @@ func ValidateRecord(line []byte) error {
 	switch kind {
 	case record.KindCapture, record.KindNormalized, record.KindGraph, record.KindArtifact, record.KindError:
 		return Validate(kind, line)
+	case record.KindCheck:
+		return Validate("ethos-check-line", line)
+	case record.KindAnchor:
+		return Validate("ethos-anchor-line", line)
 	case "":
 		return errors.New("schemas: the line has no \"record\" kind")
 	}

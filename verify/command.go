@@ -2,9 +2,11 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
+	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v2"
 
 	"github.com/sieve-dev/sieve/internal/c14n"
@@ -185,19 +187,72 @@ func FilterCommand() *cli.Command {
 	}
 }
 
-// Stage is the verify filter: serial, so check ids follow line order.
+// ParseClaimLine reads one line of sieve-verify's input under the rule of
+// `sieve verify --citations`: canonicalizable JSON and, for the fields a
+// claim defines, ethos-citations.schema.json's claim. Other top-level
+// fields (a user's "id", "record") are the record contract's: carried, not
+// checked.
+func ParseClaimLine(line []byte) (Claim, error) {
+	var cl Claim
+	if _, err := c14n.Canonicalize(line); err != nil {
+		return cl, err
+	}
+	if !gjson.ValidBytes(line) || !gjson.ParseBytes(line).IsObject() {
+		return cl, errors.New("not a JSON object")
+	}
+	own := []byte{'['}
+	gjson.ParseBytes(line).ForEach(func(k, v gjson.Result) bool {
+		if claimKeys(k.Str) {
+			if len(own) > 1 {
+				own = append(own, ',')
+			} else {
+				own = append(own, '{')
+			}
+			own = append(own, k.Raw...)
+			own = append(own, ':')
+			own = append(own, v.Raw...)
+		}
+		return true
+	})
+	if len(own) == 1 {
+		own = append(own, '{')
+	}
+	own = append(own, '}', ']')
+	c, err := ParseCitations(own)
+	if err != nil {
+		return cl, err
+	}
+	return c.Claims[0], nil
+}
+
+// claimKeys are a claim line's own fields; any other top-level field (a
+// user's "id") is carried onto its check record.
+var claimKeys = record.FieldsOf[Claim]()
+
+// Stage is the verify filter: serial, so check ids follow line order. A
+// claim line is a JSON object without "record" (or with "record":"claim");
+// a record of any other kind (an earlier stage's error record, say) passes
+// through byte for byte. Fields a claim does not define are carried onto
+// its check record, as every stage carries them.
 func Stage(v *Verifier) jsonl.Stage {
 	n := 0
 	return jsonl.Stage{
 		Name: "verify",
 		Raw:  true,
 		Transform: func(_ context.Context, line []byte) ([]byte, error) {
+			if k := record.Kind(line); k != "" && k != "claim" && gjson.ValidBytes(line) {
+				return line, nil
+			}
 			n++
-			var cl Claim
-			if err := codec.Unmarshal(line, &cl); err != nil {
+			cl, err := ParseClaimLine(line)
+			if err != nil {
 				return nil, fmt.Errorf("not a claim: %w", err)
 			}
-			return codec.Marshal(CheckRecord{Record: "check", SchemaVersion: record.SchemaVersion, Check: v.Check(n, cl)})
+			out, err := codec.Marshal(CheckRecord{Record: record.KindCheck, SchemaVersion: record.SchemaVersion, Check: v.Check(n, cl)})
+			if err != nil {
+				return nil, err
+			}
+			return record.Passthrough(out, line, claimKeys), nil
 		},
 	}
 }

@@ -22,6 +22,11 @@ const (
 	KindGraph      = "graph"
 	KindArtifact   = "artifact"
 	KindError      = "error"
+	// The EEF filters: sieve-verify writes a check per claim line,
+	// sieve-anchor an anchor per evidence ref line (schemas: ethos-check-line,
+	// ethos-anchor-line).
+	KindCheck  = "check"
+	KindAnchor = "anchor"
 )
 
 // Kind returns the value of the top-level "record" key, or "" when absent.
