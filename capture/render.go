@@ -30,6 +30,7 @@ var WalkerSHA256 = func() string {
 
 // Settle and sweep thresholds.
 const (
+	setupWait     = 30 * time.Second        // cap of waiting for a tab and setting it up
 	quietFor      = 500 * time.Millisecond  // network and DOM quiet for this long…
 	thinQuietFor  = 2500 * time.Millisecond // …or this long when the page is still thin
 	thinText      = 200                     // characters of body text below which a page is thin
@@ -224,10 +225,14 @@ type servedDoc struct {
 }
 
 // read renders nav in a fresh browser context of br and walks it.
+//
+// The render timeout counts from the navigation: waiting for a free tab and
+// setting it up have a budget of their own (setupWait), so a page does not
+// lose its read to a busy machine before it was even loaded.
 func (br *Browser) read(ctx context.Context, nav navigation, store blobPutter) (*pageRead, error) {
-	ctx, cancel := context.WithTimeout(ctx, br.opts.Timeout)
-	defer cancel()
-	t, err := br.acquire(ctx, nav.deny)
+	setupCtx, cancel := context.WithTimeout(ctx, setupWait)
+	t, err := br.acquire(setupCtx, nav.deny)
+	cancel()
 	if err != nil {
 		return nil, err
 	}
@@ -263,9 +268,15 @@ func (br *Browser) readIn(ctx context.Context, t *tab, nav navigation, store blo
 	handlers := append(w.handlers(), d.handler(p), serveHandler(p, w, nav))
 	wait := p.Context(evCtx).EachEvent(handlers...)
 	go wait()
-	if err := br.setupTab(p); err != nil {
+	setupCtx, cancelSetup := context.WithTimeout(ctx, setupWait)
+	err = br.setupTab(p.Context(setupCtx))
+	cancelSetup()
+	if err != nil {
 		return nil, fmt.Errorf("tab setup: %w", err)
 	}
+	ctx, cancel := context.WithTimeout(ctx, br.opts.Timeout)
+	defer cancel()
+	p = p.Context(ctx)
 
 	start := time.Now()
 	navRes, err := proto.PageNavigate{URL: nav.url}.Call(p)

@@ -25,7 +25,7 @@ type Render struct {
 	FrameGaps         []FrameGap `json:"frame_gaps"`                   // frames the walker could not enter
 	Refused           []Refusal  `json:"refused,omitempty"`            // requests the address policy kept from leaving the browser, and windows closed unopened
 	Dialogs           []Dialog   `json:"dialogs,omitempty"`            // JavaScript dialogs the page opened (each dismissed at once)
-	Retried           bool       `json:"retried,omitempty"`            // read again with a longer settle: the first read showed far less text than the static read
+	Retried           bool       `json:"retried,omitempty"`            // read a second time: the first ran out of time, or showed far less text than the static read (then with a longer settle)
 	Error             *Error     `json:"error,omitempty"`              // why the browser read failed (kind "render")
 }
 

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -196,6 +197,13 @@ func (c *Capturer) tiered(ctx context.Context, rec *Record, target string) {
 	}
 	nav := navigationFor(rec)
 	r, err := c.browser.read(ctx, nav, store)
+	if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		// a read that ran out of time on a busy machine gets one more
+		r, err = c.browser.read(ctx, nav, store)
+		if err == nil {
+			r.render.Retried = true
+		}
+	}
 	if err == nil && !refusedTop(r, rec) {
 		if static := c.farLess(rec, r); static > 0 {
 			// one read under load can end at the settle cap before the page
