@@ -27,17 +27,17 @@ func Flags() []cli.Flag {
 func Command() *cli.Command {
 	return &cli.Command{
 		Name:      "crop",
-		Usage:     "cut the cited evidence of a verification report out of the page as PNGs (EEF crops)",
-		UsageText: "sieve crop DOC [--report verification_report.json] --out BUNDLE [--blobs DIR | --source PDF | --screenshot PNG] [--padding N] [--dpi N]",
+		Usage:     "cut the cited evidence of a verification or anchor report out of the page as PNGs (EEF crops)",
+		UsageText: "sieve crop DOC [--report REPORT] --out BUNDLE [--blobs DIR | --source PDF | --screenshot PNG] [--padding N] [--dpi N]",
 		Description: "DOC is the document the report was made against (document.ethos.json, a graph record\n" +
-			"file or content.json). The report is --report FILE, or stdin: a verification report or the\n" +
-			"check lines of sieve-verify. Writes BUNDLE/crops/crop_descriptors.jsonl and\n" +
-			"BUNDLE/crops/<crop_ref>.png (one per grounded check with a box; checks citing the same\n" +
-			"box share a crop), prints the descriptors on stdout and a count on stderr. A page\n" +
+			"file or content.json). The report is --report FILE, or stdin: a verification report, an\n" +
+			"evidence anchor report, or the lines of sieve-verify or sieve-anchor. Writes\n" +
+			"BUNDLE/crops/crop_descriptors.jsonl and BUNDLE/crops/<crop_ref>.png (one per grounded\n" +
+			"check or bound evidence ref with a box; those citing the same box share a crop), prints the descriptors on stdout and a count on stderr. A page\n" +
 			"without pixels (a static-tier read, no --blobs) gets descriptors with the reason.\n" +
 			"Exit: 0 written; 2 usage; 3–12 coded failures as canonical JSON on stderr.",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "report", Usage: "verification report `FILE` (default: stdin)"},
+			&cli.StringFlag{Name: "report", Usage: "verification or evidence anchor report `FILE` (default: stdin)"},
 			&cli.StringFlag{Name: "out", Usage: "evidence bundle `DIR`: crops go to DIR/crops/"},
 			&cli.StringFlag{Name: "grounding", Value: verify.FormatAuto, Usage: "DOC's `FORMAT`"},
 		}, Flags()...),
@@ -68,11 +68,11 @@ func runCrop(c *cli.Context) error {
 	if err != nil {
 		return verify.Coded(verify.ExitIO, "io_error", "cannot read the report: %v", err)
 	}
-	r, err := ReadReport(rb)
+	cites, err := ReadCites(rb)
 	if err != nil {
 		return verify.Coded(verify.ExitInvalidCitations, "invalid_report", "%v", err)
 	}
-	set, err := Run(c, pos[0], r, false)
+	set, err := Run(c, pos[0], cites, false)
 	if err != nil {
 		return err
 	}
@@ -83,10 +83,10 @@ func runCrop(c *cli.Context) error {
 	return nil
 }
 
-// Run makes and writes the crops of report r against the document at
+// Run makes and writes the crops of cites against the document at
 // docPath, with the flags of Flags and --out/--crops, and says on stderr
 // how many were rendered.
-func Run(c *cli.Context, docPath string, r *verify.Report, quiet bool) (Set, error) {
+func Run(c *cli.Context, docPath string, cites []Cite, quiet bool) (Set, error) {
 	out := c.String("out")
 	if c.IsSet("crops") || out == "" {
 		out = c.String("crops")
@@ -109,7 +109,7 @@ func Run(c *cli.Context, docPath string, r *verify.Report, quiet bool) (Set, err
 	if err != nil {
 		return Set{}, verify.Coded(verify.ExitIO, "io_error", "%v", err)
 	}
-	set, err := Make(src, Targets(src, r), ras, Options{Padding: c.Int("padding"), DPI: c.Int("dpi")})
+	set, err := Make(src, TargetsOf(src, cites), ras, Options{Padding: c.Int("padding"), DPI: c.Int("dpi")})
 	if err != nil {
 		return Set{}, verify.Coded(verify.ExitInvalidSource, "invalid_source", "%v", err)
 	}
@@ -157,7 +157,7 @@ func VerifyCommand() *cli.Command {
 		}
 		r := verify.Verify(src, cit)
 		// On a coded failure stderr carries the canonical JSON error only.
-		if _, err := Run(c, pos[0], &r, verr != nil); err != nil {
+		if _, err := Run(c, pos[0], CitesOf(&r), verr != nil); err != nil {
 			return err
 		}
 		return verr

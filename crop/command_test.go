@@ -10,8 +10,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/sieve-dev/sieve/anchor"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
+	"github.com/sieve-dev/sieve/schemas"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/ from the current output")
@@ -114,5 +116,29 @@ func TestCropCommand(t *testing.T) {
 				t.Errorf("exit %d (want %d)\nstdout %s\nstderr %s", code, tc.code, out, errs)
 			}
 		})
+	}
+}
+
+// Crops of an evidence anchor report: one per bound ref with a box,
+// named by evidence_ids.
+func TestCropAnchorReport(t *testing.T) {
+	dir, doc, pdf, _ := markerBundle(t)
+	req, report := filepath.Join(dir, "evidence_anchor_request.json"), filepath.Join(dir, "evidence_anchor_report.json")
+	os.WriteFile(req, []byte(`{"artifact_type":"ethos.evidence_anchor_request.v1","schema_version":"1.0.0","evidence_refs":[`+
+		`{"evidence_id":"echo","kind":"text","text":"Echo"},{"evidence_id":"alpha","kind":"text","text":"Alpha"},{"evidence_id":"zulu","kind":"text","text":"Zulu"}]}`), 0o644)
+	if code, _, errs := run(anchor.EvidenceCommand(), "", "anchor", doc, "--evidence-refs", req, "--out", report); code != 0 {
+		t.Fatalf("anchor: exit %d %s", code, errs)
+	}
+	code, out, errs := run(Command(), "", doc, "--report", report, "--out", dir, "--source", pdf)
+	if code != 0 || !strings.Contains(errs, "crops: 2 rendered, 0 descriptor only") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, `"check_ids":[],"coordinate_profile"`) || !strings.Contains(out, `"evidence_ids":["echo"]`) || !strings.Contains(out, `"evidence_ids":["alpha"]`) {
+		t.Errorf("descriptors:\n%s", out)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if err := schemas.Validate("ethos-crop-descriptor", []byte(l)); err != nil {
+			t.Errorf("%s: %v", l, err)
+		}
 	}
 }

@@ -69,6 +69,7 @@ type Descriptor struct {
 	Padding             int      `json:"padding"` // document units around bbox in the picture, clipped to the page
 	DPI                 int      `json:"dpi"`
 	CheckIDs            []string `json:"check_ids"`
+	EvidenceIDs         []string `json:"evidence_ids,omitempty"` // anchor reports: the bound evidence refs it shows
 	TextSHA256          string   `json:"text_sha256"`
 	RenderingStatus     string   `json:"rendering_status"`
 	Raster              string   `json:"raster,omitempty"` // pdfium | screenshot, when rendered
@@ -91,49 +92,76 @@ type Pixels struct {
 	Area   []int `json:"area"`
 }
 
-// Target is one box to crop and the checks it serves.
+// Target is one box to crop and the checks (or evidence refs) it serves.
 type Target struct {
-	CheckIDs []string
-	PageRef  string
-	BBox     *verify.Box // nil: the source has no box for the evidence
-	Text     string      // the cited text the box was built from
-	Reason   string      // why there is no box, when BBox is nil
+	CheckIDs    []string
+	EvidenceIDs []string // anchor reports: the evidence refs bound to the box
+	PageRef     string
+	BBox        *verify.Box // nil: the source has no box for the evidence
+	Text        string      // the cited text the box was built from
+	Reason      string      // why there is no box, when BBox is nil
 }
 
-// Targets are the grounded checks of r as boxes on pages, in check order:
-// a check's box is its evidence box (a table cell, a region) or the union
-// of its cited elements' boxes on the evidence page. Checks that point at
-// the same box share one target. A check that is not grounded gets none:
-// a crop of evidence that was not found would be a guess.
+// Cite is one grounded citation to crop: a verification check or a bound
+// evidence ref, and where it points.
+type Cite struct {
+	CheckID    string // v%04d, from a verification report
+	EvidenceID string // from an evidence anchor report
+	Evidence   verify.Evidence
+}
+
+// CitesOf are the grounded checks of r. A check that is not grounded is
+// left out: a crop of evidence that was not found would be a guess.
+func CitesOf(r *verify.Report) []Cite {
+	var out []Cite
+	for _, c := range r.Checks {
+		if c.Status == verify.StatusGrounded && c.Evidence != nil && c.Evidence.PageRef != "" {
+			out = append(out, Cite{CheckID: c.CheckID, Evidence: *c.Evidence})
+		}
+	}
+	return out
+}
+
+// Targets are the grounded checks of r as boxes on pages (TargetsOf).
 func Targets(src verify.GroundingSource, r *verify.Report) []Target {
+	return TargetsOf(src, CitesOf(r))
+}
+
+// TargetsOf are cites as boxes on pages, in order: a cite's box is its
+// evidence box (a table cell, a region, an anchor's binding) or the union of
+// its cited elements' boxes on the evidence page. Cites that point at the
+// same box share one target; without a box, cites of the same elements do.
+func TargetsOf(src verify.GroundingSource, cites []Cite) []Target {
 	els := map[string]verify.Element{}
 	for _, e := range src.Elements() {
 		els[e.ID] = e
 	}
 	var out []Target
 	at := map[string]int{}
-	for _, c := range r.Checks {
-		if c.Status != verify.StatusGrounded || c.Evidence == nil || c.Evidence.PageRef == "" {
-			continue
-		}
-		t := target(c, els)
+	for _, c := range cites {
+		t := target(c.Evidence, els)
 		key := t.PageRef + "|" + boxKey(t.BBox)
-		if t.BBox == nil { // no box: one descriptor per cited element set
+		if t.BBox == nil {
 			key += "|" + strings.Join(c.Evidence.ElementRefs, ",")
 		}
-		if i, ok := at[key]; ok {
-			out[i].CheckIDs = append(out[i].CheckIDs, c.CheckID)
-			continue
+		i, ok := at[key]
+		if !ok {
+			i = len(out)
+			at[key] = i
+			out = append(out, t)
 		}
-		at[key] = len(out)
-		out = append(out, t)
+		if c.CheckID != "" {
+			out[i].CheckIDs = append(out[i].CheckIDs, c.CheckID)
+		}
+		if c.EvidenceID != "" {
+			out[i].EvidenceIDs = append(out[i].EvidenceIDs, c.EvidenceID)
+		}
 	}
 	return out
 }
 
-func target(c verify.Check, els map[string]verify.Element) Target {
-	ev := c.Evidence
-	t := Target{CheckIDs: []string{c.CheckID}, PageRef: ev.PageRef, Text: ev.Text}
+func target(ev verify.Evidence, els map[string]verify.Element) Target {
+	t := Target{PageRef: ev.PageRef, Text: ev.Text}
 	if len(ev.BBox) == 4 {
 		t.BBox = &verify.Box{X: ev.BBox[0], Y: ev.BBox[1], W: ev.BBox[2], H: ev.BBox[3]}
 		return t
@@ -196,7 +224,7 @@ func textHash(s string) string { return c14n.Fingerprint([]byte(s)) }
 
 // sortedIDs copies and sorts check ids.
 func sortedIDs(ids []string) []string {
-	out := slices.Clone(ids)
+	out := append([]string{}, ids...) // never nil: check_ids is an array
 	slices.Sort(out)
 	return slices.Compact(out)
 }

@@ -145,15 +145,20 @@ func shotRaster(ras Raster, shot Shot, store *blob.Store, file string) (Raster, 
 	return ras, nil
 }
 
-// ReadReport reads a verification report, or the check lines sieve-verify
-// writes (JSONL), as a report.
-func ReadReport(b []byte) (*verify.Report, error) {
+// Report identities ReadCites knows besides the verification report.
+const anchorReportType = "ethos.evidence_anchor_report.v1"
+
+// ReadCites reads what to crop: a verification report (its grounded
+// checks), an evidence anchor report (its bound anchors), or the JSONL lines
+// sieve-verify ("check") and sieve-anchor ("anchor") write.
+func ReadCites(b []byte) ([]Cite, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return nil, errors.New("the report is empty")
 	}
-	var r verify.Report
-	if gjson.GetBytes(firstLine(b), "record").String() == "check" {
+	switch kind := gjson.GetBytes(firstLine(b), "record").String(); kind {
+	case "check", "anchor":
+		var out []Cite
 		sc := bufio.NewScanner(bytes.NewReader(b))
 		sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
 		for sc.Scan() {
@@ -161,21 +166,74 @@ func ReadReport(b []byte) (*verify.Report, error) {
 			if len(line) == 0 {
 				continue
 			}
-			var c verify.CheckRecord
-			if err := json.Unmarshal(line, &c); err != nil {
-				return nil, fmt.Errorf("a check line: %w", err)
+			if !gjson.ValidBytes(line) {
+				return nil, fmt.Errorf("a %s line is not JSON", kind)
 			}
-			r.Checks = append(r.Checks, c.Check)
+			r := gjson.ParseBytes(line)
+			if r.Get("record").String() != kind {
+				continue // passed-through records of other kinds
+			}
+			if c, ok, err := citeOf(r, kind); err != nil {
+				return nil, err
+			} else if ok {
+				out = append(out, c)
+			}
 		}
-		return &r, sc.Err()
+		return out, sc.Err()
 	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, err
+	if !gjson.ValidBytes(b) {
+		return nil, errors.New("not JSON")
 	}
-	if r.ArtifactType != verify.ReportType {
-		return nil, fmt.Errorf("not a verification report (artifact_type %q)", r.ArtifactType)
+	r := gjson.ParseBytes(b)
+	var list, kind string
+	switch r.Get("artifact_type").String() {
+	case verify.ReportType:
+		list, kind = "checks", "check"
+	case anchorReportType:
+		list, kind = "anchors", "anchor"
+	default:
+		return nil, fmt.Errorf("not a verification or evidence anchor report (artifact_type %q)", r.Get("artifact_type").String())
 	}
-	return &r, nil
+	var out []Cite
+	for _, item := range r.Get(list).Array() {
+		c, ok, err := citeOf(item, kind)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// citeOf reads one check or anchor; ok is false when it is not grounded
+// (bound), so there is nothing to show.
+func citeOf(r gjson.Result, kind string) (Cite, bool, error) {
+	var c Cite
+	if kind == "check" {
+		if r.Get("status").String() != verify.StatusGrounded || !r.Get("evidence").IsObject() {
+			return c, false, nil
+		}
+		c.CheckID = r.Get("check_id").String()
+		err := json.Unmarshal([]byte(r.Get("evidence").Raw), &c.Evidence)
+		return c, err == nil && c.Evidence.PageRef != "", err
+	}
+	b := r.Get("binding")
+	if r.Get("status").String() != "bound" || !b.IsObject() {
+		return c, false, nil
+	}
+	c.EvidenceID = r.Get("evidence_id").String()
+	c.Evidence.PageRef, c.Evidence.Text = b.Get("page_ref").String(), b.Get("text").String()
+	for _, e := range b.Get("element_refs").Array() {
+		c.Evidence.ElementRefs = append(c.Evidence.ElementRefs, e.String())
+	}
+	if box := b.Get("bbox").Array(); len(box) == 4 {
+		for _, v := range box {
+			c.Evidence.BBox = append(c.Evidence.BBox, int(v.Int()))
+		}
+	}
+	return c, c.Evidence.PageRef != "", nil
 }
 
 // Write puts the set into bundle/crops/: crop_descriptors.jsonl

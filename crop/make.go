@@ -85,7 +85,7 @@ func Make(src verify.GroundingSource, targets []Target, ras Raster, opts Options
 	for _, t := range targets {
 		d := Descriptor{ArtifactType: ArtifactType, SchemaVersion: SchemaVersion, DocumentFingerprint: docFP,
 			SourceFingerprint: srcFP, Unit: unit, CoordinateProfile: CoordinateProfile, Padding: opts.Padding,
-			DPI: dpi, CheckIDs: sortedIDs(t.CheckIDs), TextSHA256: textHash(t.Text), RenderingStatus: StatusDescriptorOnly}
+			DPI: dpi, CheckIDs: sortedIDs(t.CheckIDs), EvidenceIDs: sortedIDs(t.EvidenceIDs), TextSHA256: textHash(t.Text), RenderingStatus: StatusDescriptorOnly}
 		p, ok := pages[t.PageRef]
 		d.Page = PageRef{PageRef: t.PageRef, PageIndex: p.Index}
 		if t.BBox != nil {
@@ -139,6 +139,12 @@ func Make(src verify.GroundingSource, targets []Target, ras Raster, opts Options
 	for k, j := range jobs {
 		d := &set.Descriptors[j.i]
 		if imgs[k] == nil {
+			continue
+		}
+		if blank(imgs[k]) {
+			// Cited text is never a plain rectangle: the raster did not
+			// paint this part of the page (a blank screenshot tile).
+			d.Reason = "the picture is one flat colour where the cited text is: the raster did not paint this part of the page"
 			continue
 		}
 		b, err := Encode(imgs[k])
@@ -197,6 +203,29 @@ func cut(shot image.Image, area [4]int) image.Image {
 		out.Pix[i] = 255
 	}
 	return out
+}
+
+// blank reports whether every pixel of img has the same colour.
+func blank(img image.Image) bool {
+	if rgba, ok := img.(*image.RGBA); ok {
+		p := rgba.Pix
+		for i := 4; i+3 < len(p); i += 4 {
+			if p[i] != p[0] || p[i+1] != p[1] || p[i+2] != p[2] {
+				return false
+			}
+		}
+		return true
+	}
+	b := img.Bounds()
+	first := img.At(b.Min.X, b.Min.Y)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if img.At(x, y) != first {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // pxOf is a length in points at dpi, in pixels (for the docs and tests).

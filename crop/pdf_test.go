@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sieve-dev/sieve/capture"
@@ -196,4 +197,30 @@ func checkSchema(t *testing.T, set Set) {
 			t.Errorf("%s: %v", l, err)
 		}
 	}
+}
+
+// A flat picture where text is cited is refused, not shown (a blank
+// screenshot tile would otherwise pass for evidence).
+func TestBlankCropRefused(t *testing.T) {
+	src, err := verify.FromEthos(distilPDF(t, mustMarkers(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot := image.NewRGBA(image.Rect(0, 0, 1000, 1000)) // all transparent black
+	set, err := Make(src, []Target{{CheckIDs: []string{"v0001"}, PageRef: "p0001", BBox: &verify.Box{X: 10, Y: 10, W: 50, H: 20}, Text: "x"}},
+		Raster{Screenshot: shot}, Options{Padding: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := set.Descriptors[0]; d.RenderingStatus != StatusDescriptorOnly || !strings.Contains(d.Reason, "flat colour") || len(set.PNGs) != 0 {
+		t.Errorf("%+v", d)
+	}
+}
+
+func mustMarkers(t *testing.T) []byte {
+	data, _, err := pdftest.Markers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
