@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v2"
@@ -108,6 +109,9 @@ func runVerify(c *cli.Context) error {
 		return Coded(ExitUngrounded, "evidence_ungrounded", "not all evidence is grounded (%s: %d of %d checks reusable)", proof, n, len(r.Checks))
 	}
 	fmt.Fprintf(cliutil.Stderr(c), "proof: %s (%d of %d checks reusable)\n", proof, n, len(r.Checks))
+	if lim := r.ProofLimitations(); len(lim) > 0 {
+		fmt.Fprintf(cliutil.Stderr(c), "limitations: %s\n", strings.Join(lim, "; "))
+	}
 	return nil
 }
 

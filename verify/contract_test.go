@@ -12,7 +12,7 @@ import (
 	"github.com/sieve-dev/sieve/internal/eef"
 )
 
-func read(t *testing.T, path string) []byte {
+func read(t testing.TB, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -218,3 +218,18 @@ func TestHiddenTextInsideQuote(t *testing.T) {
 		t.Errorf("warnings %+v", r.Warnings)
 	}
 }
+
+// TestProofLimitations: the derived proof summary surfaces what limits it
+// (SPEC.md §4.4 SHOULD), and nothing when nothing does.
+func TestProofLimitations(t *testing.T) {
+	r := Report{CapabilityLimits: []Limit{{Code: "no_boxes"}}, UnsupportedClaimKinds: []string{"sentiment"}, FingerprintStale: true,
+		Checks: []Check{{CheckID: "v0001", Status: StatusGrounded, SemanticUnverified: true}, {CheckID: "v0002", Status: StatusMismatch}, {CheckID: "v0003", Status: StatusStale}}}
+	got := strings.Join(r.ProofLimitations(), "; ")
+	want := "capability limits: no_boxes; fingerprint stale: v0003; unsupported claim kinds: sentiment; not grounded: v0002 mismatch; semantic unverified: v0001"
+	if got != want {
+		t.Errorf("limitations\n %s\nwant\n %s", got, want)
+	}
+	if l := (&Report{Checks: []Check{{CheckID: "v0001", Status: StatusGrounded}}}).ProofLimitations(); len(l) != 0 {
+		t.Errorf("a clean report has limitations %v", l)
+	}
+}

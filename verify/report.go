@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -195,6 +196,43 @@ func (r *Report) ProofSummary() (string, int) {
 		return ProofPartiallyVerified, reusable
 	}
 	return ProofUnverified, reusable
+}
+
+// ProofLimitations are the limitations a derived proof summary surfaces
+// (SPEC.md §4.4): capability limits, stale checks, unsupported claim
+// kinds, non-grounded checks and semantic-unverified checks, one phrase
+// each, only those that apply.
+func (r *Report) ProofLimitations() []string {
+	var out []string
+	if len(r.CapabilityLimits) > 0 {
+		var codes []string
+		for _, l := range r.CapabilityLimits {
+			codes = append(codes, l.Code)
+		}
+		out = append(out, "capability limits: "+strings.Join(codes, ", "))
+	}
+	if r.FingerprintStale {
+		out = append(out, "fingerprint stale: "+strings.Join(refs(r.Checks, StatusStale), " "))
+	}
+	if len(r.UnsupportedClaimKinds) > 0 {
+		out = append(out, "unsupported claim kinds: "+strings.Join(r.UnsupportedClaimKinds, ", "))
+	}
+	var bad, semantic []string
+	for _, c := range r.Checks {
+		if c.Status != StatusGrounded && c.Status != StatusStale {
+			bad = append(bad, c.CheckID+" "+c.Status)
+		}
+		if c.SemanticUnverified {
+			semantic = append(semantic, c.CheckID)
+		}
+	}
+	if len(bad) > 0 {
+		out = append(out, "not grounded: "+strings.Join(bad, ", "))
+	}
+	if len(semantic) > 0 {
+		out = append(out, "semantic unverified: "+strings.Join(semantic, " "))
+	}
+	return out
 }
 
 // Canonical is the report as canonical JSON.
