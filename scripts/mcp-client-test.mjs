@@ -122,10 +122,10 @@ function cliRead(url, addrFlags) {
 
 async function session(client, base, edited, addrFlags, label) {
   const outputs = []; // every non-hidden result, for the leak check
-  await check(`${label}: tools/list: 7 tools, schemas and annotations`, async () => {
+  await check(`${label}: tools/list: 8 tools, schemas and annotations`, async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ["anchor_evidence", "distill", "get_blocks", "get_hidden_content", "get_section", "search", "verify_citations"]);
+    assert.deepEqual(names, ["anchor_evidence", "distill", "get_blocks", "get_crop", "get_hidden_content", "get_section", "search", "verify_citations"]);
     for (const t of tools) {
       assert.equal(t.inputSchema.type, "object", t.name);
       assert.equal(t.outputSchema.type, "object", t.name);
@@ -160,6 +160,10 @@ async function session(client, base, edited, addrFlags, label) {
     assert.equal(verdicts.exact, "grounded");
     assert.notEqual(verdicts.invented, "grounded");
     assert.notEqual(verdicts.collapsed, "grounded");
+    const grounded = v.structuredContent.report.checks.find((c) => c.status === "grounded").check_id;
+    const crop = await okCall(client, "get_crop", { artifact: docs.artifact, check_id: grounded }, outputs);
+    assert.equal(crop.structuredContent.rendered, false, "a static-tier page has no screenshot to crop");
+    assert.equal(crop.structuredContent.descriptor.rendering_status, "descriptor_only");
   });
 
   await check(`${label}: outcomes of the sample site (challenge, spa_shell, blocked by robots.txt)`, async () => {

@@ -42,8 +42,8 @@ func Command() *cli.Command {
 sieve mcp --http 127.0.0.1:8765 [--token-file FILE] [--store DIR] [capture options]`,
 		Description: `Serves the Model Context Protocol over stdin/stdout (the default) or over
 Streamable HTTP at http://ADDR/mcp with --http. Tools: distill, get_section,
-get_blocks, search, get_hidden_content, verify_citations, anchor_evidence.
-Artifacts are kept in --store by URL and content_hash and exposed as resources
+get_blocks, search, get_hidden_content, verify_citations, anchor_evidence,
+get_crop. Artifacts are kept in --store by URL and content_hash and exposed as resources
 (sieve://artifact/<key>/manifest.json, …/index.md). distill takes every capture
 option as the default of each read (address policy, robots.txt, politeness,
 --tier). --http listens on a loopback address unless --allow-remote is given,

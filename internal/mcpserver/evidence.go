@@ -51,6 +51,7 @@ func (s *Server) verifyCitations(_ context.Context, _ *mcp.CallToolRequest, in v
 		return nil, out, verify.Coded(verify.ExitInvalidCitations, "invalid_citations", "%v", err)
 	}
 	r := verify.Verify(src, cit)
+	s.remember(in.Artifact, &r)
 	canon, err := r.Canonical()
 	if err != nil {
 		return nil, out, verify.Coded(verify.ExitInternal, "internal_error", "%v", err)

@@ -202,7 +202,7 @@ func TestToolsAndAnnotations(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]bool{"distill": true, "get_section": true, "get_blocks": true, "search": true,
-		"get_hidden_content": true, "verify_citations": true, "anchor_evidence": true}
+		"get_hidden_content": true, "verify_citations": true, "anchor_evidence": true, "get_crop": true}
 	for _, tool := range res.Tools {
 		if !want[tool.Name] {
 			t.Errorf("unexpected tool %q", tool.Name)
@@ -372,6 +372,7 @@ func TestLatentOnlyInHiddenContent(t *testing.T) {
 			outputs = append(outputs, s.wholeResult(t, "search", map[string]any{"artifact": d.Artifact, "query": q, "include_chrome": true, "limit": 200}))
 		}
 		outputs = append(outputs, s.wholeResult(t, "verify_citations", map[string]any{"artifact": d.Artifact, "claims": sampleClaims}))
+		outputs = append(outputs, s.wholeResult(t, "get_crop", map[string]any{"artifact": d.Artifact, "check_id": "v0001"}))
 		outputs = append(outputs, s.wholeResult(t, "anchor_evidence", map[string]any{"artifact": d.Artifact,
 			"refs": []map[string]any{{"evidence_id": "p", "kind": "page", "page_ref": "p0001"}}}))
 		for _, uri := range d.Resources {
@@ -631,5 +632,69 @@ func TestCheckAddr(t *testing.T) {
 		if err := CheckAddr(c.addr, c.remote, c.token); (err == nil) != c.ok {
 			t.Errorf("CheckAddr(%q, %v, %v) = %v", c.addr, c.remote, c.token, err)
 		}
+	}
+}
+
+// TestGetCrop: a grounded quote of a PDF is cropped by the embedded PDF
+// engine from the source bytes the store's blob directory kept; a box
+// too; a web page read by the static tier has no pixels (descriptor only).
+func TestGetCrop(t *testing.T) {
+	o := capture.DefaultOptions()
+	o.Tier = capture.TierStatic
+	s := connect(t, Options{Capture: o, AllowPaths: true})
+	pdfPath, err := filepath.Abs("../pdf/pdftest/testdata/article.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d distilled
+	if text, isErr := s.call(t, "distill", map[string]any{"path": pdfPath}, &d); isErr {
+		t.Fatal(text)
+	}
+	if text, _ := s.call(t, "get_crop", map[string]any{"artifact": d.Artifact, "check_id": "chk_0001"}, nil); !strings.HasPrefix(text, "error (not_found): ") {
+		t.Errorf("a crop before any verification: %q", text)
+	}
+	claims := []map[string]any{
+		{"claim_id": "tide", "kind": "quote", "text": "The harbour master logged the first high tide at six in the morning"},
+		{"claim_id": "invented", "kind": "quote", "text": "The harbour was closed all day"},
+	}
+	var vo verifyOutput
+	s.call(t, "verify_citations", map[string]any{"artifact": d.Artifact, "claims": claims}, &vo)
+	var report struct {
+		Checks []struct {
+			CheckID string `json:"check_id"`
+			Status  string `json:"status"`
+		} `json:"checks"`
+	}
+	if err := json.Unmarshal(vo.Report, &report); err != nil || len(report.Checks) != 2 || report.Checks[0].Status != "grounded" {
+		t.Fatalf("verify: %v %s", err, vo.Report)
+	}
+	res, err := s.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_crop", Arguments: map[string]any{"artifact": d.Artifact, "check_id": report.Checks[0].CheckID}})
+	if err != nil || res.IsError {
+		t.Fatalf("get_crop: %v %s", err, resultText(t, res, nil))
+	}
+	var co cropOutput
+	resultText(t, res, &co)
+	img, ok := res.Content[0].(*mcp.ImageContent)
+	if !ok || !co.Rendered || img.MIMEType != "image/png" || !bytes.HasPrefix(img.Data, []byte("\x89PNG")) {
+		t.Fatalf("get_crop gave no PNG: %+v %s", res.Content, co.Descriptor)
+	}
+	if text, _ := s.call(t, "get_crop", map[string]any{"artifact": d.Artifact, "check_id": report.Checks[1].CheckID}, nil); !strings.HasPrefix(text, "error (not_found): ") {
+		t.Errorf("a crop of a check not grounded: %q", text)
+	}
+	s.call(t, "get_crop", map[string]any{"artifact": d.Artifact, "page_ref": "p0001", "bbox": []int{72, 72, 200, 40}}, &co)
+	if !co.Rendered {
+		t.Errorf("a box crop: %s", co.Descriptor)
+	}
+
+	f := serveSample(t)
+	web := connect(t, Options{Capture: f.opts})
+	dw := web.distill(t, f.base+"/docs.html")
+	web.call(t, "verify_citations", map[string]any{"artifact": dw.Artifact, "claims": sampleClaims}, &vo)
+	if err := json.Unmarshal(vo.Report, &report); err != nil || report.Checks[0].Status != "grounded" {
+		t.Fatalf("verify: %v %s", err, vo.Report)
+	}
+	text, isErr := web.call(t, "get_crop", map[string]any{"artifact": dw.Artifact, "check_id": report.Checks[0].CheckID}, &co)
+	if isErr || co.Rendered || !strings.HasPrefix(text, "descriptor only: ") {
+		t.Errorf("a static web page: %q %s", text, co.Descriptor)
 	}
 }

@@ -16,12 +16,15 @@ package mcpserver
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/internal/version"
+	"github.com/sieve-dev/sieve/verify"
 )
 
 // Options configure a Server.
@@ -48,6 +51,7 @@ type Server struct {
 	mu         sync.Mutex
 	capturers  map[string]*capture.Capturer // by tier, made on first use
 	registered map[string]bool              // artifact keys exposed as resources
+	reports    map[string]*verify.Report    // the last verification report by artifact, for get_crop
 }
 
 // instructions is what the server tells a client at initialization.
@@ -64,11 +68,19 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Capture.Browser.Blobs == "" {
+		// Screenshots and PDF bytes, which get_crop draws from.
+		opts.Capture.Browser.Blobs = filepath.Join(opts.Store, "blobs")
+		if err := os.MkdirAll(opts.Capture.Browser.Blobs, 0o755); err != nil {
+			return nil, fmt.Errorf("mcp: store: %w", err)
+		}
+	}
 	s := &Server{
 		opts:       opts,
 		store:      st,
 		capturers:  map[string]*capture.Capturer{},
 		registered: map[string]bool{},
+		reports:    map[string]*verify.Report{},
 	}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "sieve", Title: "sieve", Version: version.Sieve}, &mcp.ServerOptions{
 		Instructions: instructions,

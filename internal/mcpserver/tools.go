@@ -130,6 +130,14 @@ func (s *Server) addTools() {
 			"evidence anchor request.",
 		Annotations: readOnly("Anchor evidence refs to the page", false),
 	}, s.anchorEvidence)
+	addTool(s, &mcp.Tool{
+		Name:  "get_crop",
+		Title: "Crop cited evidence as a picture",
+		Description: "Return a PNG of cited evidence: the box of a grounded check of the last verify_citations call on the artifact " +
+			"(check_id), or a box on a page (page_ref, bbox), with its SPEC.md §4.7 crop descriptor. PDFs are drawn by the embedded PDF " +
+			"engine; a web page needs a render-tier read (its screenshot). Otherwise the descriptor says why there is no picture.",
+		Annotations: readOnly("Crop cited evidence as a picture", false),
+	}, s.getCrop)
 }
 
 // blockOut is one block in a reading tool's structured output.
