@@ -31,7 +31,8 @@ func Command() *cli.Command {
 		UsageText: "sieve crop DOC [--report REPORT] --out BUNDLE [--blobs DIR | --source PDF | --screenshot PNG] [--padding N] [--dpi N]",
 		Description: "DOC is the document the report was made against (document.ethos.json, a graph record\n" +
 			"file or content.json). The report is --report FILE, or stdin: a verification report, an\n" +
-			"evidence anchor report, or the lines of sieve-verify or sieve-anchor. Writes\n" +
+			"evidence anchor report, the lines of sieve-verify or sieve-anchor, or a list of boxes\n" +
+			"(JSON array or JSONL of {\"id\",\"page_ref\",\"bbox\" or \"element_refs\",\"text\"}). Writes\n" +
 			"BUNDLE/crops/crop_descriptors.jsonl and BUNDLE/crops/<crop_ref>.png (one per grounded\n" +
 			"check or bound evidence ref with a box; those citing the same box share a crop), prints the descriptors on stdout and a count on stderr. A page\n" +
 			"without pixels (a static-tier read, no --blobs) gets descriptors with the reason.\n" +

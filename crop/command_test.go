@@ -142,3 +142,17 @@ func TestCropAnchorReport(t *testing.T) {
 		}
 	}
 }
+
+// A plain list of boxes (JSONL on stdin): crops of what the caller names.
+func TestCropBoxList(t *testing.T) {
+	dir, doc, pdf, _ := markerBundle(t)
+	boxes := `{"id":"delta-area","page_ref":"p0002","bbox":[700,80,60,60],"text":"Delta"}` + "\n" +
+		`{"id":"first","page_ref":"p0001","element_refs":["e000001"]}` + "\n"
+	code, out, errs := run(Command(), boxes, doc, "--out", dir, "--source", pdf)
+	if code != 0 || !strings.Contains(errs, "crops: 2 rendered") || !strings.Contains(out, `"evidence_ids":["delta-area"]`) {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs := run(Command(), `{"page_ref":"p0001"}`, doc, "--out", dir); code != 6 || !strings.Contains(errs, "needs page_ref and a bbox") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}

@@ -156,7 +156,11 @@ func ReadCites(b []byte) ([]Cite, error) {
 	if len(b) == 0 {
 		return nil, errors.New("the report is empty")
 	}
-	switch kind := gjson.GetBytes(firstLine(b), "record").String(); kind {
+	first := gjson.ParseBytes(firstLine(b))
+	if first.IsArray() || (first.Get("page_ref").Exists() && !first.Get("record").Exists()) {
+		return boxCites(b)
+	}
+	switch kind := first.Get("record").String(); kind {
 	case "check", "anchor":
 		var out []Cite
 		sc := bufio.NewScanner(bytes.NewReader(b))
@@ -203,6 +207,37 @@ func ReadCites(b []byte) ([]Cite, error) {
 		if ok {
 			out = append(out, c)
 		}
+	}
+	return out, nil
+}
+
+// boxCites reads a plain list of boxes to crop: a JSON array or JSONL of
+// {"id", "page_ref", "bbox" or "element_refs", "text"} (ids go to
+// evidence_ids). Nothing in it was checked: it is the caller's list.
+func boxCites(b []byte) ([]Cite, error) {
+	var items []gjson.Result
+	if r := gjson.ParseBytes(b); r.IsArray() {
+		items = r.Array()
+	} else {
+		for _, l := range bytes.Split(b, []byte("\n")) {
+			if l = bytes.TrimSpace(l); len(l) > 0 {
+				if !gjson.ValidBytes(l) {
+					return nil, errors.New("a box line is not JSON")
+				}
+				items = append(items, gjson.ParseBytes(l))
+			}
+		}
+	}
+	var out []Cite
+	for i, it := range items {
+		c := Cite{EvidenceID: it.Get("id").String()}
+		if err := json.Unmarshal([]byte(it.Raw), &c.Evidence); err != nil {
+			return nil, fmt.Errorf("box %d: %w", i+1, err)
+		}
+		if c.Evidence.PageRef == "" || (len(c.Evidence.BBox) != 4 && len(c.Evidence.ElementRefs) == 0) {
+			return nil, fmt.Errorf("box %d: needs page_ref and a bbox [x, y, w, h] or element_refs", i+1)
+		}
+		out = append(out, c)
 	}
 	return out, nil
 }
