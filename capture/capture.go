@@ -126,7 +126,7 @@ func (c *Capturer) Capture(ctx context.Context, t Target) Record {
 		c.captureHTTP(ctx, &rec)
 	}
 	if c.opts.Tier != TierStatic {
-		c.tiered(ctx, &rec, t.URL)
+		c.tiered(ctx, &rec)
 	}
 	rec.Timing.DurationMS = time.Since(start).Milliseconds()
 	return rec

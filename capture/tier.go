@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
@@ -182,7 +183,7 @@ func (c *Capturer) Ready() error {
 // tiered applies the render tier to a finished static capture, as the
 // tier option asks: rendering it, keeping it, or keeping it because the
 // browser read failed (tier_fell_back).
-func (c *Capturer) tiered(ctx context.Context, rec *Record, target string) {
+func (c *Capturer) tiered(ctx context.Context, rec *Record) {
 	score, want, reason := decideTier(rec)
 	rec.TierScore, rec.TierReason = score, reason
 	if c.opts.Tier == TierRender && rec.Error == nil && (rec.ContentType == "text/html" || rec.ContentType == "application/xhtml+xml") {
@@ -195,41 +196,60 @@ func (c *Capturer) tiered(ctx context.Context, rec *Record, target string) {
 	if c.blobs != nil {
 		store = c.blobs
 	}
-	nav := navigationFor(rec)
-	r, err := c.browser.read(ctx, nav, store)
-	if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-		// a read that ran out of time on a busy machine gets one more
-		r, err = c.browser.read(ctx, nav, store)
-		if err == nil {
-			r.render.Retried = true
-		}
-	}
-	if err == nil && !refusedTop(r, rec) {
-		if static := c.farLess(rec, r); static > 0 {
-			// one read under load can end at the settle cap before the page
-			// has drawn: read it once more, waiting longer
-			nav.settle = 3 * c.browser.opts.Settle
-			r2, err2 := c.browser.read(ctx, nav, store)
-			if err2 == nil && c.farLess(rec, r2) == 0 {
-				r = r2
-				r.render.Retried = true
-			} else {
-				rec.TierFellBack = true
-				rec.TierReason += "; the browser read far less text than the static read twice, the static read is kept"
-				rec.Render = &Render{FrameGaps: []FrameGap{}, Retried: true, Error: &Error{Kind: ErrRender, Message: fmt.Sprintf(
-					"the rendered page showed %d characters of visible text against %d in the static read, also when read again with a %d ms settle cap",
-					visibleChars(r.nodes), static, nav.settle.Milliseconds())}}
-				return
-			}
-		}
-	}
+	r, err := c.render(ctx, rec, store)
 	if err != nil {
 		rec.TierFellBack = true
-		rec.TierReason += "; the browser read failed, the static read is kept"
 		rec.Render = &Render{FrameGaps: []FrameGap{}, Error: &Error{Kind: ErrRender, Message: err.Error()}}
+		var st *starvedError
+		if errors.As(err, &st) {
+			rec.TierReason += "; the browser read far less text than the static read twice, the static read is kept"
+			rec.Render.Retried = true
+		} else {
+			rec.TierReason += "; the browser read failed, the static read is kept"
+		}
 		return
 	}
 	c.mergeRender(rec, r)
+}
+
+// render reads rec's page in the browser: once more when the first read
+// ran out of time (a busy machine), and once more with three times the
+// settle cap when it showed far less text than the static read (a render
+// that ended before the page had drawn). A page still starved then is a
+// *starvedError: the static read stands.
+func (c *Capturer) render(ctx context.Context, rec *Record, store blobPutter) (*pageRead, error) {
+	nav := navigationFor(rec)
+	r, err := c.browser.read(ctx, nav, store)
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		if r, err = c.browser.read(ctx, nav, store); err == nil {
+			r.render.Retried = true
+		}
+	}
+	if err != nil || refusedTop(r, rec) {
+		return r, err
+	}
+	static := c.farLess(rec, r)
+	if static == 0 {
+		return r, nil
+	}
+	nav.settle = 3 * c.browser.opts.Settle
+	if r2, err := c.browser.read(ctx, nav, store); err == nil && c.farLess(rec, r2) == 0 {
+		r2.render.Retried = true
+		return r2, nil
+	}
+	return nil, &starvedError{rendered: visibleChars(r.nodes), static: static, settle: nav.settle}
+}
+
+// starvedError is a render that showed far less text than the static
+// read, twice.
+type starvedError struct {
+	rendered, static int
+	settle           time.Duration
+}
+
+func (e *starvedError) Error() string {
+	return fmt.Sprintf("the rendered page showed %d characters of visible text against %d in the static read, also when read again with a %d ms settle cap",
+		e.rendered, e.static, e.settle.Milliseconds())
 }
 
 // fileOrigin is the stand-in origin a local file is rendered under: the

@@ -96,7 +96,8 @@ func unescape(s string) string {
 
 // FuzzMarkdownPageText writes one text into every place of the hostile
 // fixture that shows page text and reads the index.md and document.md
-// that come out: nothing opened by the text, only sieve's links, and the
+// that come out (and --format markdown's content Markdown): nothing
+// opened by the text, only sieve's links, and the
 // blocks of the same record with the text's punctuation replaced.
 func FuzzMarkdownPageText(f *testing.F) {
 	for _, s := range []string{"[a](javascript:b)", "---\nx: y\n---", "# h\n===\n- l\n> q\n| a |\n|---|", "<b>&amp;</b>", "```\n~~~", "1) x\r\n\t  * y", "", "-"} {
@@ -110,6 +111,15 @@ func FuzzMarkdownPageText(f *testing.F) {
 		dests, problems := scanMarkdown(md)
 		if _, p := scanMarkdown(string(DocumentMarkdown(page))); len(p) > 0 {
 			problems = append(problems, p...)
+		}
+		for _, header := range []bool{false, true} {
+			cd, p := scanMarkdown(string(ContentMarkdown(page, header)))
+			problems = append(problems, p...)
+			for _, d := range cd {
+				if !slices.Contains(want, d) {
+					problems = append(problems, "--format markdown links to "+d)
+				}
+			}
 		}
 		if slices.Sort(dests); len(problems) > 0 || !slices.Equal(dests, want) {
 			t.Fatalf("text %q: links %q, problems %q", s, dests, problems)

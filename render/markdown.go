@@ -157,6 +157,11 @@ type mdLevel struct {
 }
 
 func (l *mdList) item(b graph.Block) string {
+	return l.marker(b) + escapeMarkdown(oneLine(b.Text), mdLineStart)
+}
+
+// marker is the indent and list marker that start item b.
+func (l *mdList) marker(b graph.Block) string {
 	depth := max(b.Level, 1)
 	if len(l.levels) > depth {
 		l.levels = l.levels[:depth]
@@ -178,7 +183,7 @@ func (l *mdList) item(b graph.Block) string {
 	for _, p := range l.levels[:depth-1] {
 		indent += p.width
 	}
-	return strings.Repeat(" ", indent) + marker + escapeMarkdown(oneLine(b.Text), mdLineStart)
+	return strings.Repeat(" ", indent) + marker
 }
 
 func mdTable(rows [][]graph.Cell) string {

@@ -10,7 +10,5 @@ import (
 )
 
 func main() {
-	os.Exit(cliutil.Main(cliutil.App("sieve-anchor", anchor.FilterCommand(), cliutil.IO{
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-	}), os.Args))
+	os.Exit(cliutil.Exec("sieve-anchor", anchor.FilterCommand()))
 }

@@ -9,5 +9,5 @@ import (
 )
 
 func main() {
-	os.Exit(cliutil.Main(cliutil.App("sieve-capture", capture.Command(), cliutil.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}), os.Args))
+	os.Exit(cliutil.Exec("sieve-capture", capture.Command()))
 }

@@ -9,6 +9,5 @@ import (
 )
 
 func main() {
-	app := cliutil.App("sieve-graph", graph.Command(), cliutil.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
-	os.Exit(cliutil.Main(app, os.Args))
+	os.Exit(cliutil.Exec("sieve-graph", graph.Command()))
 }

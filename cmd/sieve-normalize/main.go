@@ -10,5 +10,5 @@ import (
 )
 
 func main() {
-	os.Exit(cliutil.Main(cliutil.App("sieve-normalize", normalize.Command(), cliutil.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}), os.Args))
+	os.Exit(cliutil.Exec("sieve-normalize", normalize.Command()))
 }

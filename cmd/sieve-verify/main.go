@@ -10,7 +10,5 @@ import (
 )
 
 func main() {
-	os.Exit(cliutil.Main(cliutil.App("sieve-verify", verify.FilterCommand(), cliutil.IO{
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-	}), os.Args))
+	os.Exit(cliutil.Exec("sieve-verify", verify.FilterCommand()))
 }

@@ -10,6 +10,5 @@ import (
 )
 
 func main() {
-	app := cliutil.App("sieve", sieve.Command(), cliutil.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
-	os.Exit(cliutil.Main(app, os.Args))
+	os.Exit(cliutil.Exec("sieve", sieve.Command()))
 }

@@ -67,41 +67,46 @@ type IO struct {
 }
 
 // App wraps cmd as a program named name.
+//
+// Every command of the tree gets --quiet, --verbose and --version (and
+// --fail-on where its records carry an outcome) and one Action wrapper
+// (wrap); the app's stdout is read for the end-of-run summary (Run).
 func App(name string, cmd *cli.Command, stdio IO) *cli.App {
-	setUsageErrors(cmd.Subcommands)
-	return &cli.App{
-		Name:            name,
-		Usage:           cmd.Usage,
-		UsageText:       cmd.UsageText,
-		Description:     cmd.Description,
-		Version:         version.Sieve,
-		Flags:           cmd.Flags,
-		Before:          cmd.Before,
-		After:           cmd.After,
-		Action:          cmd.Action,
-		Commands:        cmd.Subcommands,
-		Reader:          stdio.Stdin,
-		Writer:          stdio.Stdout,
-		ErrWriter:       stdio.Stderr,
-		HideHelpCommand: true,
-		OnUsageError:    usageError,
-		ExitErrHandler:  func(*cli.Context, error) {},
+	r := &Run{}
+	root := *cmd
+	root.Name = ""
+	root.Flags = commonFlags(cmd.Name, cmd.Flags)
+	wrap(cmd.Subcommands, name, r)
+	act := wrapAction(name, &root, r)
+	if len(cmd.Subcommands) == 0 {
+		// A stage binary: its outcome stage name is the command's.
+		root.Name = cmd.Name
+		act = wrapAction(name, &root, r)
 	}
-}
-
-// usageError turns a flag parse failure into a UsageError. Without it
-// urfave/cli prints "Incorrect Usage" and the help text to stdout, which is
-// the JSONL stream the next stage reads.
-func usageError(_ *cli.Context, err error, _ bool) error {
-	return UsageError{err.Error()}
-}
-
-func setUsageErrors(cmds []*cli.Command) {
-	for _, c := range cmds {
-		if c.OnUsageError == nil {
-			c.OnUsageError = usageError
-		}
-		setUsageErrors(c.Subcommands)
+	var stdout io.Writer = tally{w: stdio.Stdout, r: r}
+	if stdio.Stdout == nil {
+		stdout = tally{w: os.Stdout, r: r}
+	}
+	return &cli.App{
+		Name:                 name,
+		Usage:                cmd.Usage,
+		UsageText:            cmd.UsageText,
+		Description:          cmd.Description,
+		Version:              version.Sieve,
+		HideVersion:          true, // --version is one of the common flags
+		Flags:                root.Flags,
+		Before:               cmd.Before,
+		After:                cmd.After,
+		Action:               act,
+		Commands:             cmd.Subcommands,
+		Reader:               stdio.Stdin,
+		Writer:               stdout,
+		ErrWriter:            stdio.Stderr,
+		HideHelpCommand:      true,
+		EnableBashCompletion: true,
+		OnUsageError:         usageError,
+		ExitErrHandler:       func(*cli.Context, error) {},
+		Metadata:             map[string]any{runKey: r},
 	}
 }
 
@@ -126,6 +131,9 @@ func Main(app *cli.App, args []string) int {
 	ctx = context.WithValue(ctx, forcedExitKey{}, h)
 	defer watchSignals(app.Name, errw, cancel, h)()
 	err := app.RunContext(ctx, args)
+	if r, ok := app.Metadata[runKey].(*Run); ok {
+		err = r.finish(errw, err)
+	}
 	var sig Signal
 	if err != nil && errors.As(context.Cause(ctx), &sig) && !errors.Is(err, jsonl.ErrInterrupted) {
 		// Whatever went wrong after the signal came, the signal is why.
@@ -278,7 +286,9 @@ func Code(w io.Writer, err error) int {
 	case errors.Is(err, jsonl.ErrFailedLines):
 		fmt.Fprintln(w, err)
 		return ExitFailed
-	case isFlagError(err):
+	case strings.HasPrefix(err.Error(), "Required flag"):
+		// urfave/cli's one usage failure that does not pass through
+		// OnUsageError (no sieve command has a required flag).
 		fmt.Fprintf(w, "error (usage): %s\n", err)
 		return ExitUsage
 	}
@@ -286,19 +296,13 @@ func Code(w io.Writer, err error) int {
 	return ExitInternal
 }
 
-// isFlagError recognises urfave/cli's own parse failures, which it returns
-// as plain errors.
-func isFlagError(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"flag provided but not defined", "invalid value", "flag needs an argument", "Required flag"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // Stdin, Stdout and Stderr of a running command.
 func Stdin(c *cli.Context) io.Reader  { return c.App.Reader }
 func Stdout(c *cli.Context) io.Writer { return c.App.Writer }
 func Stderr(c *cli.Context) io.Writer { return c.App.ErrWriter }
+
+// Exec runs cmd as the program name with the process's arguments and
+// standard streams and returns the exit code: the whole of a main.
+func Exec(name string, cmd *cli.Command) int {
+	return Main(App(name, cmd, IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}), os.Args)
+}

@@ -27,9 +27,6 @@ func TestCode(t *testing.T) {
 		{"usage", Usagef("need %d args", 2), ExitUsage, "error (usage): need 2 args\n"},
 		{"wrapped usage", fmt.Errorf("ctx: %w", UsageError{"bad"}), ExitUsage, "error (usage): bad\n"},
 		{"failed lines", failed, ExitFailed, "sieve-x: 2 of 5 lines failed: some input lines failed\n"},
-		{"undefined flag", errors.New("flag provided but not defined: -x"), ExitUsage, "error (usage): flag provided but not defined: -x\n"},
-		{"bad flag value", errors.New(`invalid value "a" for flag -n: parse error`), ExitUsage, `error (usage): invalid value "a" for flag -n: parse error` + "\n"},
-		{"missing flag arg", errors.New("flag needs an argument: -n"), ExitUsage, "error (usage): flag needs an argument: -n\n"},
 		{"required flag", errors.New(`Required flag "in" not set`), ExitUsage, `error (usage): Required flag "in" not set` + "\n"},
 		{"interrupted", fmt.Errorf("sieve-x: interrupted: %w", jsonl.ErrInterrupted), ExitInterrupted, "sieve-x: interrupted: interrupted\n"},
 		{"interrupted wins over a coded failure", interruptedRun{Signal{syscall.SIGINT}, codedErr{}}, ExitInterrupted, "interrupted (SIGINT): coded\n"},
@@ -106,9 +103,11 @@ func TestAppRun(t *testing.T) {
 		{"usage error from action", "", []string{"--fail", "usage"}, ExitUsage, "", "error (usage): no way\n"},
 		{"failed lines", "", []string{"--fail", "lines"}, ExitFailed, "", "x: some input lines failed\n"},
 		{"internal", "", []string{"--fail", "other"}, ExitInternal, "", "boom\n"},
-		{"undefined flag", "", []string{"--nope"}, ExitUsage, "", "error (usage): flag provided but not defined: -nope\n"},
-		{"bad value", "", []string{"--n", "x"}, ExitUsage, "", "error (usage): invalid value \"x\" for flag -n: parse error\n"},
-		{"missing value", "", []string{"--n"}, ExitUsage, "", "error (usage): flag needs an argument: -n\n"},
+		{"undefined flag", "", []string{"--nope"}, ExitUsage, "", "error (usage): unknown flag --nope (--help lists the flags)\n"},
+		{"near flag", "", []string{"--fial"}, ExitUsage, "", "error (usage): unknown flag --fial; did you mean --fail? (--help lists the flags)\n"},
+		{"bad value", "", []string{"--n", "x"}, ExitUsage, "", "error (usage): -n \"x\": not a whole number\n"},
+		{"missing value", "", []string{"--n"}, ExitUsage, "", "error (usage): -n needs a value\n"},
+		{"version", "", []string{"--version"}, ExitOK, "sieve-test version " + version.Sieve + "\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

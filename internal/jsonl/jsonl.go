@@ -106,11 +106,18 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Sta
 				res.Failed++
 			}
 			stage, input := st.Name, line
+			prog, named := ctx.Value(progKey{}).(string)
 			var se *StageError
 			if errors.As(err, &se) {
 				stage, input, err = se.Stage, se.Input, se.Err
+				if named {
+					prog += ": " + stage // the stage of a chain
+				}
 			}
-			fmt.Fprintf(stderr, "sieve-%s: line %d: %v\n", stage, no, err)
+			if !named {
+				prog = "sieve-" + stage
+			}
+			fmt.Fprintf(stderr, "%s: line %d: %v\n", prog, no, err)
 			b, _ = codec.Marshal(record.NewError(stage, no, input, err))
 		}
 		if _, err := out.Write(b); err != nil {
@@ -132,7 +139,7 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Sta
 		// The end of ctx explains a failed write too (the next stage of a
 		// pipe got the same signal), so the interruption is what is reported.
 		cause := context.Cause(ctx)
-		msg := fmt.Sprintf("sieve-%s: interrupted (%v) after %d lines, %d of them in flight and written as interrupted", st.Name, cause, res.Lines, res.Interrupted)
+		msg := fmt.Sprintf("%s: interrupted (%v) after %d lines, %d of them in flight and written as interrupted", progOf(ctx, st), cause, res.Lines, res.Interrupted)
 		if stopped {
 			msg += "; the rest of the input was not started"
 		}
@@ -142,9 +149,24 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Sta
 		return res, &runInterrupted{msg: msg, cause: cause}
 	}
 	if err == nil && res.Failed > 0 {
-		err = fmt.Errorf("sieve-%s: %d of %d lines failed: %w", st.Name, res.Failed, res.Lines, ErrFailedLines)
+		err = fmt.Errorf("%s: %d of %d lines failed: %w", progOf(ctx, st), res.Failed, res.Lines, ErrFailedLines)
 	}
 	return res, err
+}
+
+type progKey struct{}
+
+// WithProg names the command the user ran (e.g. "sieve distill") for the
+// messages Run writes on stderr; without it they name the stage's binary.
+func WithProg(ctx context.Context, prog string) context.Context {
+	return context.WithValue(ctx, progKey{}, prog)
+}
+
+func progOf(ctx context.Context, st Stage) string {
+	if p, ok := ctx.Value(progKey{}).(string); ok {
+		return p
+	}
+	return "sieve-" + st.Name
 }
 
 // runInterrupted is Run's error when ctx ended the run: it is ErrInterrupted

@@ -1,0 +1,257 @@
+package sieve
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/urfave/cli/v2"
+
+	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/internal/codec"
+	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/internal/record"
+	"github.com/sieve-dev/sieve/normalize"
+	"github.com/sieve-dev/sieve/render"
+)
+
+// Formats of sieve distill's stdout.
+const (
+	formatArtifact = "artifact" // artifact lines; the files under --out
+	formatMarkdown = "markdown" // the content as Markdown (render.ContentMarkdown)
+	formatText     = "text"     // the content as plain text (render.Text)
+	formatJSON     = "json"     // content.json, one line per target
+)
+
+// Distill is `sieve distill`.
+func Distill() *cli.Command {
+	flags := append(capture.Flags(),
+		&cli.StringFlag{Name: "out", Value: "artifacts", Usage: "write the artifact directories under `DIR`; - writes none (the default for --format markdown, text and json, which print to stdout)"},
+		&cli.BoolFlag{Name: "no-evidence", Usage: "do not write the EEF bundle (evidence/)"},
+		&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: formatArtifact, Usage: "what stdout carries: `artifact` (one artifact line per target), markdown or md (the content as Markdown), text (plain text) or json (content.json, one line per target)"},
+		&cli.BoolFlag{Name: "header", Usage: "--format markdown: begin each page with index.md's front matter, untrusted-content notice and outcome banner"},
+		cliutil.FailOnFlag("not-ok", fmt.Sprintf("exit %d when a target's outcome is one of `OUTCOME,…` (not-ok: any but ok; none: never)", cliutil.ExitOutcome)),
+	)
+	return &cli.Command{
+		Name:  "distill",
+		Usage: "read URLs or local files into Markdown, text, JSON or sieve artifacts in one process",
+		UsageText: `sieve distill [--format markdown|text|json] [options] TARGET...
+sieve distill [--out DIR] [options] TARGET...
+sieve distill [options] < targets
+
+Examples:
+   sieve distill --format md https://example.com/ > page.md
+   sieve distill --out artifacts https://example.com/ ./saved-page.html`,
+		Description: `Runs capture, normalize, graph and render in one process. Targets come from
+the arguments, or from stdin (one per line) when there are none.
+
+--format artifact (the default) writes an artifact directory per target
+under --out and one "artifact" line per target on stdout (url, dir, outcome,
+content_hash), byte for byte what the four stage binaries give when piped.
+--format markdown (md), text and json print each target's content to stdout
+instead (Markdown: title, content in reading order with links inline, tables,
+image descriptions; text: plain text, one block per line; json: content.json
+on one line) and write artifact directories only when --out is given.
+
+Exit status: 0 when every target read as ok; 1 when some target became an
+error record (no artifact; its line is on stderr); 13 when every target gave
+an artifact but some outcome was not ok (one line per such target on stderr:
+url, outcome, first evidence; --fail-on changes which outcomes count); 2 on
+bad usage; 130 when SIGINT or SIGTERM stopped the run (the targets in flight
+become error records saying "interrupted…", the rest are not started). The
+run ends with a count of the outcomes on stderr unless --quiet.`,
+		Flags:  flags,
+		Action: distill,
+	}
+}
+
+func distill(c *cli.Context) error {
+	format, err := parseFormat(c.String("format"))
+	if err != nil {
+		return err
+	}
+	out := c.String("out")
+	switch {
+	case out == "":
+		return cliutil.Usagef("--out cannot be empty (- writes no artifact directories)")
+	case out == "-" && format == formatArtifact:
+		return cliutil.Usagef("--out - needs a format that prints to stdout: --format markdown, text or json")
+	case format != formatArtifact && !c.IsSet("out"):
+		out = "-"
+	}
+	if c.Bool("header") && format != formatMarkdown {
+		return cliutil.Usagef("--header goes with --format markdown")
+	}
+	run := cliutil.RunOf(c)
+	failOn, err := cliutil.ParseOutcomes("fail-on", c.String("fail-on"))
+	if err != nil {
+		return err
+	}
+	run.SetFailOn(failOn)
+	run.Manual()
+	opts, err := capture.OptionsFrom(c)
+	if err != nil {
+		return err
+	}
+	cp := capture.New(opts)
+	defer cp.Close()
+	defer cliutil.OnForcedExit(c.Context, cp.Close)()
+	if err := cp.Ready(); err != nil {
+		return err
+	}
+	d := deliver{format: format, header: c.Bool("header"),
+		opts: render.Options{Out: out, NoEvidence: c.Bool("no-evidence"), Text: format == formatText && out != "-"}}
+	chain := jsonl.Chain("distill", cp.Stage(), normalize.Stage(), graph.Stage(), d.stage())
+	var in io.Reader = cliutil.Stdin(c)
+	if c.NArg() > 0 {
+		in = strings.NewReader(strings.Join(c.Args().Slice(), "\n") + "\n")
+	}
+	w := &outWriter{format: format, out: cliutil.Stdout(c), errs: cliutil.Stderr(c), run: run}
+	_, err = jsonl.Run(c.Context, in, w, cliutil.Stderr(c), chain)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func parseFormat(v string) (string, error) {
+	switch v {
+	case "", formatArtifact:
+		return formatArtifact, nil
+	case formatMarkdown, "md":
+		return formatMarkdown, nil
+	case formatText, formatJSON:
+		return v, nil
+	}
+	return "", cliutil.Usagef("--format must be artifact, markdown (md), text or json, not %q", v)
+}
+
+// kindDelivered is the record the last stage of sieve distill's chain
+// hands to outWriter; it never leaves the process.
+const kindDelivered = "sieve.delivered"
+
+type delivered struct {
+	Record   string `json:"record"`
+	URL      string `json:"url"`
+	Outcome  string `json:"outcome"`
+	Evidence string `json:"evidence,omitempty"` // the outcome's first
+	Line     string `json:"line"`               // what stdout gets for this target
+}
+
+// deliver is the last stage of sieve distill: render, then what stdout
+// gets for the format.
+type deliver struct {
+	format string
+	header bool
+	opts   render.Options
+}
+
+func (d deliver) stage() jsonl.Stage {
+	return jsonl.Stage{Name: "render", Accept: []string{record.KindGraph}, Transform: d.transform}
+}
+
+func (d deliver) transform(ctx context.Context, line []byte) ([]byte, error) {
+	g := gjson.GetManyBytes(line, "url", "outcome.status", "outcome.evidence.0")
+	res := delivered{Record: kindDelivered, URL: g[0].String(), Outcome: g[1].String(), Evidence: g[2].String()}
+	if d.format == formatArtifact {
+		a, err := render.Transform(ctx, d.opts, line)
+		if err != nil {
+			return nil, err
+		}
+		res.Line = string(a) + "\n"
+		return codec.Marshal(res)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var rec graph.Record
+	if err := codec.Unmarshal(line, &rec); err != nil {
+		return nil, fmt.Errorf("decoding graph record: %w", err)
+	}
+	if d.opts.Out != "-" {
+		if _, err := render.Write(d.opts, &rec); err != nil {
+			return nil, err
+		}
+	}
+	switch d.format {
+	case formatMarkdown:
+		res.Line = string(render.ContentMarkdown(&rec, d.header))
+	case formatText:
+		res.Line = string(render.Text(&rec))
+	case formatJSON:
+		b, err := render.ContentJSON(&rec)
+		if err != nil {
+			return nil, err
+		}
+		res.Line = string(b) + "\n"
+	}
+	return codec.Marshal(res)
+}
+
+// outWriter turns the lines of sieve distill's chain into its stdout,
+// and reports each target to the run (exit status, stderr summary).
+type outWriter struct {
+	format    string
+	out, errs io.Writer
+	run       *cliutil.Run
+	buf       []byte
+	n         int // targets written to stdout
+}
+
+func (w *outWriter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		if err := w.line(w.buf[:i+1]); err != nil {
+			return 0, err
+		}
+		w.buf = w.buf[i+1:]
+	}
+}
+
+// Flush handles a last line without a newline.
+func (w *outWriter) Flush() error {
+	if len(w.buf) == 0 {
+		return nil
+	}
+	err := w.line(w.buf)
+	w.buf = nil
+	return err
+}
+
+func (w *outWriter) line(line []byte) error {
+	var d delivered
+	if gjson.GetBytes(line, "record").String() != kindDelivered || codec.Unmarshal(bytes.TrimSpace(line), &d) != nil {
+		// An error record (its stage said why on stderr) or a record
+		// passed through: artifact lines keep it, the other formats do
+		// not mix it into the content.
+		g := gjson.GetManyBytes(line, "input", "error")
+		w.run.Target(g[0].String(), "error", g[1].String())
+		if w.format == formatArtifact {
+			_, err := w.out.Write(line)
+			return err
+		}
+		if w.run.Verbose() {
+			_, err := w.errs.Write(line)
+			return err
+		}
+		return nil
+	}
+	w.run.Target(d.URL, d.Outcome, d.Evidence)
+	if w.format == formatMarkdown && w.n > 0 {
+		if _, err := io.WriteString(w.out, "\n"); err != nil {
+			return err
+		}
+	}
+	w.n++
+	_, err := io.WriteString(w.out, d.Line)
+	return err
+}
