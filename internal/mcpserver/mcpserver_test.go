@@ -698,3 +698,56 @@ func TestGetCrop(t *testing.T) {
 		t.Errorf("a static web page: %q %s", text, co.Descriptor)
 	}
 }
+
+// TestPDFLatentOnlyInHiddenContent: the hidden text of a PDF (invisible,
+// white on white, off-page, tiny) is in get_hidden_content and in no other
+// result: each latent entry's text is the marker.
+func TestPDFLatentOnlyInHiddenContent(t *testing.T) {
+	o := capture.DefaultOptions()
+	o.Tier = capture.TierStatic
+	s := connect(t, Options{Capture: o, AllowPaths: true})
+	p, err := filepath.Abs("../pdf/pdftest/testdata/hidden.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d distilled
+	if text, isErr := s.call(t, "distill", map[string]any{"path": p}, &d); isErr {
+		t.Fatal(text)
+	}
+	var h hiddenOutput
+	s.call(t, "get_hidden_content", map[string]any{"artifact": d.Artifact}, &h)
+	if len(h.Entries) == 0 {
+		t.Fatal("hidden.pdf gave no latent entries")
+	}
+	outputs := []string{s.wholeResult(t, "distill", map[string]any{"path": p})}
+	for _, sec := range d.Manifest.Sections {
+		outputs = append(outputs, s.wholeResult(t, "get_section", map[string]any{"artifact": d.Artifact, "section_id": sec.ID, "include_chrome": true}))
+	}
+	outputs = append(outputs, s.wholeResult(t, "get_blocks", map[string]any{"artifact": d.Artifact, "from": "b_000", "to": blockID(d.Manifest.Counts.Blocks - 1)}))
+	for _, e := range h.Entries {
+		words := strings.Fields(e.Text[len(graph.TrustMarker)+3:])
+		outputs = append(outputs, s.wholeResult(t, "search", map[string]any{"artifact": d.Artifact, "query": strings.Join(words[:min(3, len(words))], " "), "include_chrome": true}))
+	}
+	for _, uri := range d.Resources {
+		r, err := s.cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(r)
+		outputs = append(outputs, string(b))
+	}
+	checked := 0
+	defer func() { t.Logf("%d latent texts checked in %d results", checked, len(outputs)) }()
+	for _, e := range h.Entries {
+		text := strings.TrimSpace(e.Text[len(graph.TrustMarker)+3:])
+		if len(text) < 12 {
+			continue // too short to be told from visible text
+		}
+		checked++
+		for i, out := range outputs {
+			if strings.Contains(out, text) || strings.Contains(out, mustJSON(text)[1:len(mustJSON(text))-1]) {
+				t.Errorf("output %d holds latent %s %q", i, e.ID, text)
+			}
+		}
+	}
+}
