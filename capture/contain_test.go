@@ -174,6 +174,8 @@ func containCapturerWith(t *testing.T, site *containSite, tier string, set func(
 	return cp
 }
 
+// captureAndGraph captures target with cp and builds its graph; both
+// records must validate.
 func captureAndGraph(t *testing.T, cp *capture.Capturer, target string) (capture.Record, *graph.Record) {
 	t.Helper()
 	tg, err := capture.ParseTarget([]byte(target))
@@ -192,7 +194,12 @@ func captureAndGraph(t *testing.T, cp *capture.Capturer, target string) (capture
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rec, graph.Build(n)
+	g := graph.Build(n)
+	gb, _ := codec.Marshal(g)
+	if err := schemas.ValidateRecord(gb); err != nil {
+		t.Fatalf("graph record does not validate: %v", err)
+	}
+	return rec, g
 }
 
 func allText(rec capture.Record, g *graph.Record) string {

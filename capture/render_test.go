@@ -15,10 +15,7 @@ import (
 
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/graph"
-	"github.com/sieve-dev/sieve/internal/codec"
-	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/render"
-	"github.com/sieve-dev/sieve/schemas"
 )
 
 // One browser for every render test; the pages are served on 127.0.0.1.
@@ -96,28 +93,7 @@ func distill(t *testing.T, path string) (capture.Record, *graph.Record) {
 
 func distillWith(t *testing.T, cp *capture.Capturer, path string) (capture.Record, *graph.Record) {
 	t.Helper()
-	tg, err := capture.ParseTarget([]byte(renderSrv.URL + path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := cp.Capture(context.Background(), tg)
-	b, err := codec.Marshal(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := schemas.ValidateRecord(b); err != nil {
-		t.Fatalf("capture record does not validate: %v", err)
-	}
-	n, err := normalize.Normalize(&rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := graph.Build(n)
-	gb, _ := codec.Marshal(g)
-	if err := schemas.ValidateRecord(gb); err != nil {
-		t.Fatalf("graph record does not validate: %v", err)
-	}
-	return rec, g
+	return captureAndGraph(t, cp, renderSrv.URL+path)
 }
 
 func contentText(g *graph.Record) string {
