@@ -254,6 +254,7 @@ func TestPDFHiddenText(t *testing.T) {
 		mod("black on black", 72, 350, func(s *capture.PDFSpan) { s.Color = "#010101" }),
 		mod("far away", 700, 400, func(*capture.PDFSpan) {}),
 		mod("tiny print", 72, 450, func(s *capture.PDFSpan) { s.Size = 0.5 }),
+		mod("small print", 72, 500, func(s *capture.PDFSpan) { s.Size = 1.5 }),
 	)
 	p.Rects = []capture.PDFRect{
 		{Box: capture.PDFBox{X: 60, Y: 285, W: 200, H: 20}, Fill: "#202020"},
@@ -269,6 +270,7 @@ func TestPDFHiddenText(t *testing.T) {
 		"p: [same_color] black on black",
 		"p: [pdf_off_page] far away",
 		"p: [pdf_tiny] tiny print",
+		"p: [pdf_tiny] small print",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("elements:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -289,8 +291,8 @@ func TestPDFHiddenText(t *testing.T) {
 	if strings.Join(content, "\n") != "Visible start visible end\nwhite on dark" {
 		t.Errorf("content blocks %q", content)
 	}
-	if len(g.Latent) != 6 {
-		t.Errorf("latent %+v, want six entries", g.Latent)
+	if len(g.Latent) != 7 {
+		t.Errorf("latent %+v, want seven entries", g.Latent)
 	}
 }
 

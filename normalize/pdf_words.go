@@ -12,7 +12,7 @@ import (
 
 // Thresholds of the hidden-text verdicts.
 const (
-	pdfTinySize     = 1.0 // a font size under this many points is unreadable
+	pdfTinySize     = 2.0 // a font size under this many points is unreadable (ARTIFACT.md: text under 2 pt is a hiding technique)
 	pdfAlphaHidden  = 12  // fill alpha at or under this (of 255, under 5 %) does not show
 	pdfColorNear    = 24  // RGB distance (0–441) at or under which text and paint look the same
 	pdfPaintLines   = 4   // a filled path at most this many font sizes tall can be a text background

@@ -107,7 +107,7 @@ const (
 	HiddenPDFInvisible   = "pdf_invisible"   // text render mode 3 (invisible) or 7 (clip only)
 	HiddenPDFTransparent = "pdf_transparent" // fill alpha (near) 0
 	HiddenPDFOffPage     = "pdf_off_page"    // the text's box lies outside the page (crop box)
-	HiddenPDFTiny        = "pdf_tiny"        // font size under 1 pt
+	HiddenPDFTiny        = "pdf_tiny"        // font size under 2 pt
 )
 
 // Doc holds document-level facts.
