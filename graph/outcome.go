@@ -76,7 +76,10 @@ func decideOutcome(s *signals) (Outcome, []string) {
 		}
 		notes = append(notes, "also observed ("+f.status+"): "+strings.Join(f.evidence, "; "))
 	}
-	if out.Status != StatusOK && (c.Status >= 400 || out.Status == StatusChallenge || out.Status == StatusAuthRequired) {
+	// ARTIFACT.md: body_excerpt is present only on an error (an HTTP error
+	// answer, where a proxy or policy filter says who blocked the request),
+	// not on a 200 that carries a challenge or a login wall.
+	if out.Status != StatusOK && c.Status >= 400 {
 		out.BodyExcerpt = excerpt(s.visibleText, 400)
 	}
 	return out, notes

@@ -90,6 +90,20 @@ func TestOutcomes(t *testing.T) {
 	}
 }
 
+// TestBodyExcerptOnlyOnError: a challenge or login wall served with 200 is
+// not an error answer, so it carries no body_excerpt (ARTIFACT.md).
+func TestBodyExcerptOnlyOnError(t *testing.T) {
+	c := captureOf(`<html><head><title>Just a moment...</title></head><body><p>Checking your browser before accessing the site.</p><form action="/login"><input type="password" name="p"></form></body></html>`)
+	c.Status = 200
+	g := build(t, c)
+	if g.Outcome.Status == StatusOK {
+		t.Skipf("the fixture reads as ok (%v)", g.Outcome.Evidence)
+	}
+	if g.Outcome.BodyExcerpt != "" {
+		t.Errorf("%s with HTTP 200 has body_excerpt %q", g.Outcome.Status, g.Outcome.BodyExcerpt)
+	}
+}
+
 func TestBodyExcerptCapped(t *testing.T) {
 	c := captureOf(`<p>` + strings.Repeat("é", 1000) + `</p>`)
 	c.Status = 403
