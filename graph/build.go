@@ -65,8 +65,8 @@ func Build(rec *normalize.Record) *Record {
 		mountEmpty: emptyMount(t)}
 	var outcomeNotes []string
 	g.Outcome, outcomeNotes = decideOutcome(sig)
-	if g.Outcome.Status == StatusChallenge && containsEntry(g.Outcome.Evidence) {
-		g.Gaps = append(g.Gaps, Gap{Label: rec.Doc.Title, Kind: "entry_screen", Reason: "an entry screen answered instead of the page; a static read cannot pass it"})
+	if gap, ok := entryGap(rec.Doc.Title, g.Outcome); ok {
+		g.Gaps = append(g.Gaps, gap)
 	}
 	if rec.Capture.Truncated {
 		g.Gaps = append(g.Gaps, Gap{Label: "end of document", Kind: "truncated",
@@ -333,6 +333,22 @@ func emptyMount(t *tree) string {
 		}
 	}
 	return ""
+}
+
+// entryGap names an entry screen that was never passed (ARTIFACT.md:
+// "gaps names … an entry screen never passed"): a challenge, a captcha, an
+// age gate or a login wall stands where the page should be.
+func entryGap(title string, o Outcome) (Gap, bool) {
+	label := firstNonEmpty(title, "entry screen")
+	switch {
+	case o.Status == StatusChallenge && containsEntry(o.Evidence):
+		return Gap{Label: label, Kind: "entry_screen", Reason: "an entry screen (an age gate or consent wall) answered instead of the page; a static read cannot pass it"}, true
+	case o.Status == StatusChallenge:
+		return Gap{Label: label, Kind: "entry_screen", Reason: "a bot-protection challenge or captcha answered instead of the page; sieve does not solve challenges"}, true
+	case o.Status == StatusAuthRequired:
+		return Gap{Label: label, Kind: "entry_screen", Reason: "a login wall stands in front of the content; sieve does not sign in"}, true
+	}
+	return Gap{}, false
 }
 
 func containsEntry(evidence []string) bool {

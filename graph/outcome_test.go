@@ -90,6 +90,28 @@ func TestOutcomes(t *testing.T) {
 	}
 }
 
+// TestEntryScreenGaps: a challenge and a login wall are entry screens
+// never passed, named in gaps[].
+func TestEntryScreenGaps(t *testing.T) {
+	for status, html := range map[string]string{
+		StatusChallenge:    `<html><head><title>Just a moment...</title></head><body><p>Checking your browser before accessing example.com.</p><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/jsch/v1"></script></body></html>`,
+		StatusAuthRequired: `<html><head><title>Sign in</title></head><body><h1>Sign in</h1><p>Sign in to continue reading.</p><form action="/login"><input name="e"><input type="password" name="p"></form></body></html>`,
+	} {
+		g := build(t, captureOf(html))
+		if g.Outcome.Status != status {
+			t.Errorf("fixture for %s reads as %s (%v)", status, g.Outcome.Status, g.Outcome.Evidence)
+			continue
+		}
+		found := false
+		for _, gap := range g.Gaps {
+			found = found || gap.Kind == "entry_screen"
+		}
+		if !found {
+			t.Errorf("%s: no entry_screen gap in %+v", status, g.Gaps)
+		}
+	}
+}
+
 // TestBodyExcerptOnlyOnError: a challenge or login wall served with 200 is
 // not an error answer, so it carries no body_excerpt (ARTIFACT.md).
 func TestBodyExcerptOnlyOnError(t *testing.T) {
