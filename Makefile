@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 GO    ?= go
 BIN   := $(CURDIR)/bin
-CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-sample sieve-verify sieve-anchor sieve-crop
+CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-sample sieve-verify sieve-anchor sieve-crop sieve-frontier
 # Packages whose code runs concurrently: their tests also run under -race.
 RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/... ./internal/mcpserver/...
 

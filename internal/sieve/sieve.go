@@ -9,6 +9,7 @@ import (
 	"github.com/sieve-dev/sieve/anchor"
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/crop"
+	"github.com/sieve-dev/sieve/frontier"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/mcpserver"
 	"github.com/sieve-dev/sieve/normalize"
@@ -22,6 +23,7 @@ func Command() *cli.Command {
 		Usage: "read web pages the way an agent needs them read",
 		Subcommands: []*cli.Command{
 			Distill(),
+			frontier.CrawlCommand(),
 			capture.Command(),
 			normalize.Command(),
 			graph.Command(),

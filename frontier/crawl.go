@@ -1,0 +1,488 @@
+package frontier
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/codec"
+	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/internal/record"
+	"github.com/sieve-dev/sieve/normalize"
+	"github.com/sieve-dev/sieve/render"
+)
+
+// State files of a crawl, under Config.State.
+const (
+	FileSeen    = "seen.tsv"    // every URL admitted: DEPTH<TAB>URL
+	FileDone    = "done.tsv"    // every URL whose record was written
+	FileForeign = "foreign.tsv" // in-scope URLs another shard owns
+)
+
+// Config is one crawl.
+type Config struct {
+	Out        string // artifact directories
+	State      string // the crawl's state directory (seen-set, done-log)
+	NoEvidence bool
+	Sitemaps   bool // discover pages from robots.txt Sitemap: lines, /sitemap.xml and feeds
+	Links      bool // follow links from the pages read
+	Frontier   *Frontier
+	Progress   *Progress // nil: silent
+}
+
+// Crawl is one run of the crawl loop on one machine.
+type Crawl struct {
+	cfg  Config
+	cp   *capture.Capturer
+	fr   *Frontier
+	done *Set
+
+	mu          sync.Mutex
+	cond        *sync.Cond
+	queue       []Item
+	fed         []Item // fed to the chain, not yet written, in order
+	outstanding int
+	stopped     bool
+	foreign     *os.File
+}
+
+// NewCrawl opens (or resumes) the crawl whose state is in cfg.State.
+func NewCrawl(cp *capture.Capturer, cfg Config) (*Crawl, error) {
+	if err := os.MkdirAll(cfg.State, 0o755); err != nil {
+		return nil, err
+	}
+	seen, err := OpenSet(filepath.Join(cfg.State, FileSeen))
+	if err != nil {
+		return nil, err
+	}
+	done, err := OpenSet(filepath.Join(cfg.State, FileDone))
+	if err != nil {
+		seen.Close()
+		return nil, err
+	}
+	k := &Crawl{cfg: cfg, cp: cp, done: done}
+	k.cond = sync.NewCond(&k.mu)
+	k.fr = cfg.Frontier
+	k.fr.Seen = seen
+	if k.fr.Shard.Of > 1 {
+		f, err := os.OpenFile(filepath.Join(cfg.State, FileForeign), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			k.Close()
+			return nil, err
+		}
+		k.foreign = f
+		k.fr.Foreign = func(c string, depth int) {
+			k.mu.Lock()
+			defer k.mu.Unlock()
+			fmt.Fprintf(k.foreign, "%d\t%s\n", depth, c)
+		}
+	}
+	// Resume: what was admitted and not written yet, in admission order.
+	seen.Each(func(u string, d int) {
+		if !done.Has(u) {
+			k.queue = append(k.queue, Item{URL: u, Depth: d})
+		}
+	})
+	return k, nil
+}
+
+// Close closes the state files.
+func (k *Crawl) Close() error {
+	err := errors.Join(k.fr.Seen.Close(), k.done.Close())
+	if k.foreign != nil {
+		err = errors.Join(err, k.foreign.Close())
+	}
+	return err
+}
+
+// Resumed is how many admitted URLs were waiting from an earlier run, and
+// how many were already done.
+func (k *Crawl) Resumed() (pending, done int) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return len(k.queue), k.done.Len()
+}
+
+// admit offers u at depth and queues it when admitted.
+func (k *Crawl) admit(u string, depth int) error {
+	c, why, err := k.fr.Offer(u, depth)
+	if err != nil || why != "" {
+		return err
+	}
+	k.push(Item{URL: c, Depth: depth})
+	return nil
+}
+
+func (k *Crawl) push(items ...Item) {
+	if len(items) == 0 {
+		return
+	}
+	k.mu.Lock()
+	k.queue = append(k.queue, items...)
+	k.mu.Unlock()
+	k.cond.Broadcast()
+	if p := k.cfg.Progress; p != nil {
+		p.Admitted(len(items))
+	}
+}
+
+// Seed admits the seeds, then (with Sitemaps) the pages each seed's site
+// lists in its sitemaps and feeds.
+func (k *Crawl) Seed(ctx context.Context, seeds []string, warn io.Writer) error {
+	for _, s := range seeds {
+		if err := k.admit(s, 0); err != nil {
+			return err
+		}
+	}
+	if !k.cfg.Sitemaps {
+		return nil
+	}
+	origins := map[string]bool{}
+	for _, s := range seeds {
+		c, ok := Canonical(s)
+		if !ok {
+			continue
+		}
+		u, _ := url.Parse(c)
+		root := u.Scheme + "://" + u.Host + "/"
+		if !k.fr.Shard.Owns(root) {
+			continue
+		}
+		start := root
+		if !origins[root] {
+			origins[root] = true
+		} else if !looksLikeFeed(u.Path) {
+			continue
+		}
+		if looksLikeFeed(u.Path) {
+			start = c
+		}
+		var emitErr error
+		d, err := Discover(ctx, k.cp, start, func(p string) {
+			if emitErr == nil {
+				emitErr = k.admit(p, 0)
+			}
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			fmt.Fprintf(warn, "sitemaps of %s: %v\n", start, err)
+		}
+		if emitErr != nil {
+			return emitErr
+		}
+		if p := k.cfg.Progress; p != nil {
+			p.Sitemaps(d.Sitemaps)
+		}
+		for _, f := range d.Failed {
+			if !strings.HasSuffix(f, "HTTP 404") {
+				fmt.Fprintf(warn, "sitemap %s\n", f)
+			}
+		}
+	}
+	return nil
+}
+
+func looksLikeFeed(p string) bool {
+	p = strings.ToLower(p)
+	for _, s := range []string{".xml", ".xml.gz", ".rss", ".atom", "/feed", "/rss", "/atom", ".txt"} {
+		if strings.HasSuffix(p, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Run reads every admitted page, following links as it goes, until the
+// frontier is empty or ctx is done, and writes one artifact record (or
+// error record) per page to w. It returns jsonl.Run's error: one wrapping
+// jsonl.ErrInterrupted when ctx ended the crawl first (the pages in flight
+// stay undone, for the next run), or jsonl.ErrFailedLines when some page
+// became an error record.
+func (k *Crawl) Run(ctx context.Context, w, stderr io.Writer) error {
+	chain := jsonl.Chain("crawl", k.cp.Stage(), normalize.Stage(), canonicalStage(), graph.Stage(), k.pageStage())
+	pr, pw := io.Pipe()
+	go k.feed(pw)
+	out := &crawlWriter{k: k, w: w}
+	_, err := jsonl.Run(ctx, pr, out, stderr, chain)
+	k.mu.Lock()
+	k.stopped = true
+	k.mu.Unlock()
+	k.cond.Broadcast()
+	pr.Close() // unblocks a feed write nobody will read
+	if ferr := out.flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// feed writes queued items to the chain's input, and closes it when the
+// queue is empty and no page in flight can add to it.
+func (k *Crawl) feed(pw *io.PipeWriter) {
+	for {
+		k.mu.Lock()
+		for len(k.queue) == 0 && k.outstanding > 0 && !k.stopped {
+			k.cond.Wait()
+		}
+		if len(k.queue) == 0 || k.stopped {
+			k.mu.Unlock()
+			pw.Close()
+			return
+		}
+		it := k.queue[0]
+		k.queue = k.queue[1:]
+		k.fed = append(k.fed, it)
+		k.outstanding++
+		k.mu.Unlock()
+		line, _ := codec.Marshal(it)
+		if _, err := pw.Write(append(line, '\n')); err != nil {
+			return
+		}
+	}
+}
+
+// Pending is how many admitted pages are not written yet.
+func (k *Crawl) Pending() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return len(k.queue) + k.outstanding
+}
+
+// crawlWriter receives the chain's output lines, in feed order.
+type crawlWriter struct {
+	k   *Crawl
+	w   io.Writer
+	buf []byte
+}
+
+func (cw *crawlWriter) Write(p []byte) (int, error) {
+	cw.buf = append(cw.buf, p...)
+	for {
+		i := bytes.IndexByte(cw.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		if err := cw.line(cw.buf[:i+1]); err != nil {
+			return 0, err
+		}
+		cw.buf = cw.buf[i+1:]
+	}
+}
+
+func (cw *crawlWriter) flush() error {
+	if len(cw.buf) == 0 {
+		return nil
+	}
+	err := cw.line(append(cw.buf, '\n'))
+	cw.buf = nil
+	return err
+}
+
+func (cw *crawlWriter) line(line []byte) error {
+	k := cw.k
+	k.mu.Lock()
+	var it Item
+	if len(k.fed) > 0 {
+		it = k.fed[0]
+		k.fed = k.fed[1:]
+	}
+	k.mu.Unlock()
+	kind := record.Kind(line)
+	outcome := gjson.GetBytes(line, "outcome").String()
+	interrupted := false
+	switch kind {
+	case record.KindArtifact:
+		if gjson.GetBytes(line, "unchanged").Bool() {
+			outcome = "unchanged"
+		}
+		if gjson.GetBytes(line, "reread.kept").Bool() {
+			outcome = "kept (re-read " + gjson.GetBytes(line, "reread.outcome").String() + ")"
+		}
+	case record.KindError:
+		outcome = "error"
+		interrupted = strings.HasPrefix(gjson.GetBytes(line, "error").String(), "interrupted")
+	default:
+		outcome = kind
+	}
+	if _, err := cw.w.Write(line); err != nil {
+		return err
+	}
+	if !interrupted && it.URL != "" {
+		if _, err := k.done.Add(it.URL, it.Depth); err != nil {
+			return err
+		}
+	}
+	if p := k.cfg.Progress; p != nil && !interrupted {
+		p.Done(outcome, HostKey(it.URL))
+	}
+	k.mu.Lock()
+	k.outstanding--
+	k.mu.Unlock()
+	k.cond.Broadcast()
+	return nil
+}
+
+// canonicalStage copies a normalized record's <link rel=canonical> to the
+// top level (CanonicalKey), where graph passes it through to the frontier.
+func canonicalStage() jsonl.Stage {
+	return jsonl.Stage{
+		Name:   "normalize",
+		Accept: []string{record.KindNormalized},
+		Transform: func(_ context.Context, line []byte) ([]byte, error) {
+			c := gjson.GetBytes(line, "doc.canonical").String()
+			line = bytes.TrimRight(line, " \r\n")
+			if c == "" || !bytes.HasSuffix(line, []byte("}")) {
+				return line, nil
+			}
+			v, err := codec.Marshal(c)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]byte, 0, len(line)+len(v)+24)
+			out = append(out, line[:len(line)-1]...)
+			out = append(out, `,"`+CanonicalKey+`":`...)
+			out = append(out, v...)
+			return append(out, '}'), nil
+		},
+	}
+}
+
+// pageStage is the crawl's last stage: it admits the page's links, then
+// writes the artifact as render does — except that an unchanged page is
+// not rewritten and a failed re-read does not replace a good artifact.
+func (k *Crawl) pageStage() jsonl.Stage {
+	opts := render.Options{Out: k.cfg.Out, NoEvidence: k.cfg.NoEvidence}
+	return jsonl.Stage{
+		Name:   "render",
+		Accept: []string{record.KindGraph},
+		Transform: func(ctx context.Context, line []byte) ([]byte, error) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			depth := int(gjson.GetBytes(line, DepthKey).Int())
+			if k.cfg.Links {
+				items, err := k.fr.FromGraph(line, depth)
+				if err != nil {
+					return nil, err
+				}
+				k.push(items...)
+			}
+			return Settle(ctx, opts, line)
+		},
+	}
+}
+
+// graphKeys are the graph record's own keys (the rest ride along).
+var graphKeys = record.FieldsOf[graph.Record]()
+
+// Reread is what a later read of a page gave when it was not used: the
+// good artifact was kept, and this is the failure beside it.
+type Reread struct {
+	Kept       bool     `json:"kept"`
+	Outcome    string   `json:"outcome"`
+	Evidence   []string `json:"evidence"`
+	HTTPStatus int      `json:"http_status"`
+	At         string   `json:"at"`
+	File       string   `json:"file"` // the failure, recorded in the artifact directory
+}
+
+// settled is the artifact record sieve crawl writes.
+type settled struct {
+	render.Artifact
+	Unchanged bool    `json:"unchanged,omitempty"`
+	Reread    *Reread `json:"reread,omitempty"`
+}
+
+// FileRereadFailed is the file, inside a kept artifact directory, that
+// records the last failed re-read.
+const FileRereadFailed = "reread-failed.json"
+
+// Settle writes the artifact of one graph record line like render.Transform,
+// with two exceptions for a page read before (an artifact is already in
+// its directory): the same content_hash and outcome leave the artifact as
+// it is ("unchanged": true), and a read whose outcome is not ok does not
+// replace an ok or partial artifact: the good one stays, the failure is
+// written beside it (reread-failed.json) and the record says both.
+func Settle(ctx context.Context, opts render.Options, line []byte) ([]byte, error) {
+	var rec graph.Record
+	if err := codec.Unmarshal(line, &rec); err != nil {
+		return nil, fmt.Errorf("decoding graph record: %w", err)
+	}
+	rel, err := render.Dir(rec.URL)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(opts.Out, rel)
+	old, hasOld := readManifest(dir)
+	var res settled
+	switch {
+	case hasOld && old.ContentHash == rec.ContentHash && old.Outcome.Status == rec.Outcome.Status:
+		res.Artifact = old.artifact(rec.URL, dir)
+		res.Unchanged = true
+	case hasOld && good(old.Outcome.Status) && !good(rec.Outcome.Status):
+		rr := &Reread{Kept: true, Outcome: rec.Outcome.Status, Evidence: rec.Outcome.Evidence,
+			HTTPStatus: rec.Outcome.HTTPStatus, At: rec.DistilledAt, File: filepath.Join(dir, FileRereadFailed)}
+		if err := writeFileAtomic(rr.File, rr); err != nil {
+			return nil, err
+		}
+		res.Artifact, res.Reread = old.artifact(rec.URL, dir), rr
+	default:
+		a, err := render.Write(opts, &rec)
+		if err != nil {
+			return nil, err
+		}
+		res.Artifact = a
+	}
+	out, err := codec.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	return record.Passthrough(out, line, graphKeys), nil
+}
+
+func good(status string) bool { return status == graph.StatusOK || status == graph.StatusPartial }
+
+type manifest struct {
+	Outcome struct {
+		Status string `json:"status"`
+	} `json:"outcome"`
+	ContentHash string `json:"content_hash"`
+}
+
+func (m manifest) artifact(u, dir string) render.Artifact {
+	return render.Artifact{Record: record.KindArtifact, SchemaVersion: record.SchemaVersion,
+		URL: u, Dir: dir, Outcome: m.Outcome.Status, ContentHash: m.ContentHash}
+}
+
+func readManifest(dir string) (manifest, bool) {
+	var m manifest
+	b, err := os.ReadFile(filepath.Join(dir, render.FileManifest))
+	if err != nil || codec.Unmarshal(b, &m) != nil || m.Outcome.Status == "" {
+		return m, false
+	}
+	return m, true
+}
+
+func writeFileAtomic(path string, v any) error {
+	b, err := codec.Marshal(v)
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
