@@ -15,6 +15,7 @@ import (
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/c14n"
+	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/eef"
 	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/schemas"
@@ -92,6 +93,13 @@ func distilWeb(t testing.TB, url, tier, blobs string) ([]byte, *graph.Record) {
 		t.Fatal(err)
 	}
 	rec := graph.Build(n)
+	line, err := codec.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schemas.ValidateRecord(line); err != nil { // provenance.screenshot included
+		t.Fatal(err)
+	}
 	b, err := eef.Build(rec, eef.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
