@@ -21,7 +21,7 @@ func evidenceFiles(rec *graph.Record) ([]file, string, error) {
 	}
 	m[eef.FileMarkdown] = DocumentMarkdown(rec)
 	var files []file
-	for _, name := range []string{eef.FileDocument, eef.FileChunks, eef.FileSecurityReport, eef.FileMarkdown, eef.FileText} {
+	for _, name := range []string{eef.FileDocument, eef.FileChunks, eef.FileSecurityReport, eef.FileMarkdown, eef.FileText, eef.FileProfile} {
 		files = append(files, file{path.Join(eef.Dir, name), m[name]})
 	}
 	return files, b.Document.Fingerprint, nil

@@ -182,3 +182,24 @@ func TestInjectionLike(t *testing.T) {
 		}
 	}
 }
+
+// TestBundleCarriesProfile: the bundle writes the deterministic profile it
+// names (SPEC.md §3: profiles/ethos-deterministic-v1.json), and its bytes
+// hash to the document's profile.sha256.
+func TestBundleCarriesProfile(t *testing.T) {
+	b, err := Build(&graph.Record{URL: "https://example.com/", Blocks: []graph.Block{{ID: "b_000", Type: graph.TypeParagraph, Text: "x"}}}, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := b.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := files[FileProfile]
+	if !ok || FileProfile != "profiles/ethos-deterministic-v1.json" {
+		t.Fatalf("no %s in the bundle", FileProfile)
+	}
+	if got := c14n.Fingerprint(bytes.TrimSuffix(p, []byte("\n"))); got != b.Document.Profile.SHA256 {
+		t.Errorf("profile file hashes to %s; the document says %s", got, b.Document.Profile.SHA256)
+	}
+}

@@ -32,5 +32,6 @@ func (b *Bundle) Files() (map[string][]byte, error) {
 		FileSecurityReport: append(sec, '\n'),
 		FileChunks:         chunks.Bytes(),
 		FileText:           []byte(b.Text),
+		FileProfile:        append(append([]byte{}, c14n.Profile()...), '\n'),
 	}, nil
 }

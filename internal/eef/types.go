@@ -6,6 +6,8 @@
 // ids, so a check can point at both.
 package eef
 
+import "github.com/sieve-dev/sieve/internal/c14n"
+
 import "github.com/sieve-dev/sieve/graph"
 
 // Artifact identities.
@@ -24,6 +26,9 @@ const (
 	FileSecurityReport = "security_report.json"
 	FileMarkdown       = "document.md"
 	FileText           = "document.txt"
+	// FileProfile is the deterministic profile the document names
+	// (SPEC.md §3), in canonical bytes: its sha256 is profile.sha256.
+	FileProfile = "profiles/" + c14n.ProfileName + ".json"
 )
 
 // Document is document.ethos.json.
