@@ -8,6 +8,12 @@ CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-samp
 # Packages whose code runs concurrently: their tests also run under -race.
 RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/... ./internal/mcpserver/...
 
+# make install puts the binaries, their man pages and sieve's shell
+# completions under PREFIX (DESTDIR for staged installs).
+PREFIX  ?= /usr/local
+DESTDIR ?=
+
+.PHONY: install static man
 .PHONY: all build demo test check-go deps lint unit race ajv mcp-client mcp-conformance e2e bench bench-go bench-mcp bench-stream bench-render bench-quality bench-quality-peers bench-pdf bench-crop testpdfs clean
 
 all: build
@@ -28,6 +34,28 @@ deps:
 build: check-go
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/ $(addprefix ./cmd/,$(CMDS))
+
+# static builds every binary with CGO_ENABLED=0 into bin/static: no libc,
+# nothing to install beside them (PDFium runs as WebAssembly inside the Go
+# binary; only the render tier needs Debian's Chromium on the machine).
+static: check-go
+	@mkdir -p $(BIN)/static
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN)/static/ $(addprefix ./cmd/,$(CMDS))
+
+man: build
+	$(BIN)/sieve man --dir $(BIN)/man/man1
+
+install: build man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 0755 $(addprefix $(BIN)/,$(CMDS)) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 $(BIN)/man/man1/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	$(BIN)/sieve completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sieve
+	$(BIN)/sieve completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_sieve
+	$(BIN)/sieve completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/sieve.fish
+	@echo "installed under $(DESTDIR)$(PREFIX): try  sieve distill --format md https://example.com/"
 
 demo: build
 	@scripts/ensure-tools.sh jq
