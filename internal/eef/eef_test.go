@@ -203,3 +203,22 @@ func TestBundleCarriesProfile(t *testing.T) {
 		t.Errorf("profile file hashes to %s; the document says %s", got, b.Document.Profile.SHA256)
 	}
 }
+
+// TestFindingsMarkHiddenText: hidden text copied into a security finding
+// carries its trust marker inline (ARTIFACT.md).
+func TestFindingsMarkHiddenText(t *testing.T) {
+	b, _ := build(t, load(t, "hidden"))
+	n := 0
+	for _, f := range b.Security.Findings {
+		if f.Code != FindingHiddenText && f.Code != FindingPromptInjection {
+			continue
+		}
+		n++
+		if !strings.HasPrefix(f.Evidence.Text, "["+graph.TrustMarker+"] ") {
+			t.Errorf("%s %s: evidence text %q has no inline trust marker", f.ID, f.Code, f.Evidence.Text)
+		}
+	}
+	if n == 0 {
+		t.Fatal("the hidden page has no hidden-text findings")
+	}
+}

@@ -19,6 +19,10 @@ var injectionLike = regexp.MustCompile(`(?i)` +
 	`|<\|?(im_start|im_end|system)\|?>` +
 	`|\b(assistant|ai|llm|model)s?\s*[:,]\s*(please\s+)?(say|respond|answer|output|reply|recommend|ignore)\b`)
 
+// MarkUntrusted is latent text with its trust marker inline, as every copy
+// of it outside latent[] carries it: "[UNTRUSTED HIDDEN TEXT: …] text".
+func MarkUntrusted(text string) string { return "[" + graph.TrustMarker + "] " + text }
+
 // InjectionLike reports whether hidden text reads like model instructions.
 func InjectionLike(s string) bool { return injectionLike.MatchString(s) }
 
@@ -32,7 +36,9 @@ func securityFindings(rec *graph.Record) []Finding {
 	}
 	pl := newPlacer(rec)
 	for _, l := range rec.Latent {
-		ev := Evidence{SieveID: l.ID, SieveSectionID: l.SectionID, Reason: l.Reason, Text: l.Text}
+		// The hidden text copied into a finding keeps its trust marker
+		// inline (ARTIFACT.md: a fragment copied out still says what it is).
+		ev := Evidence{SieveID: l.ID, SieveSectionID: l.SectionID, Reason: l.Reason, Text: MarkUntrusted(l.Text)}
 		if isPDF(rec) && l.Page > 0 {
 			ev.PageRef = pageID(l.Page)
 			ev.BBox = pl.bbox(ev.PageRef, l.Box)
