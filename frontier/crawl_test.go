@@ -18,6 +18,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/sieve-dev/sieve/frontier"
+	"github.com/sieve-dev/sieve/frontier/sitetest"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 )
 
@@ -44,11 +45,11 @@ func pagesPerHost() int {
 	return 400
 }
 
-func crawlArgs(s *testSite, out string, delay time.Duration, extra ...string) []string {
+func crawlArgs(s *sitetest.Site, out string, delay time.Duration, extra ...string) []string {
 	args := []string{"--tier", "static", "--allow-private", "--no-evidence", "--out", out,
 		"--delay", delay.String(), "--per-host", "2", "--concurrency", "8", "--timeout", "60s"}
 	args = append(args, extra...)
-	for _, h := range s.hosts {
+	for _, h := range s.Hosts {
 		args = append(args, "http://"+h+"/")
 	}
 	return args
@@ -124,20 +125,20 @@ func sameSet(t *testing.T, what string, got, want []string) {
 // nothing under /private/, every page fetched at most maxPerPage times, and
 // request starts to one host (robots.txt aside, which capture fetches
 // outside the host's turn) spaced by the delay.
-func checkServerLog(t *testing.T, s *testSite, delay time.Duration, maxPerPage, runs int) {
+func checkServerLog(t *testing.T, s *sitetest.Site, delay time.Duration, maxPerPage, runs int) {
 	t.Helper()
 	byHost := map[string][]time.Time{}
 	count := map[string]int{}
-	for _, h := range s.hits() {
-		count[h.host+h.path]++
-		if strings.HasPrefix(h.path, "/private/") {
-			t.Errorf("robots.txt disallows %s, fetched anyway", h.path)
+	for _, h := range s.Hits() {
+		count[h.Host+h.Path]++
+		if strings.HasPrefix(h.Path, "/private/") {
+			t.Errorf("robots.txt disallows %s, fetched anyway", h.Path)
 		}
-		if h.path != "/robots.txt" {
-			byHost[h.host] = append(byHost[h.host], h.at)
+		if h.Path != "/robots.txt" {
+			byHost[h.Host] = append(byHost[h.Host], h.At)
 		}
 	}
-	for _, h := range s.hosts {
+	for _, h := range s.Hosts {
 		if n := count[h+"/robots.txt"]; n != runs {
 			t.Errorf("%s: robots.txt fetched %d times, want once per run (%d)", h, n, runs)
 		}
@@ -186,16 +187,16 @@ func checkServerLog(t *testing.T, s *testSite, delay time.Duration, maxPerPage, 
 
 func TestCrawlFindsEveryPageOncePolitely(t *testing.T) {
 	n := pagesPerHost()
-	s := newTestSite(t, 3, n, n/10)
+	s := newSite(t, 3, n, n/10)
 	out := t.TempDir()
 	delay := 10 * time.Millisecond
 	stdout, stderr, code := runCrawl(t, crawlArgs(s, out, delay, "--progress", "plain", "--progress-every", "1s")...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	sameSet(t, "artifact lines", artifacts(t, stdout), s.want())
+	sameSet(t, "artifact lines", artifacts(t, stdout), s.Want())
 	checkServerLog(t, s, delay, 1, 1)
-	for _, want := range []string{"sieve crawl: " + fmt.Sprint(len(s.want())-3) + " ok\n", "sieve crawl: 3 blocked\n", " pages read in ", "12 sitemaps and feeds read"} {
+	for _, want := range []string{"sieve crawl: " + fmt.Sprint(len(s.Want())-3) + " ok\n", "sieve crawl: 3 blocked\n", " pages read in ", "12 sitemaps and feeds read"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, tail(stderr))
 		}
@@ -213,17 +214,27 @@ func TestCrawlFindsEveryPageOncePolitely(t *testing.T) {
 		_, u, _ := strings.Cut(l, "\t")
 		urls = append(urls, u)
 	}
-	sameSet(t, "done.tsv", urls, s.want())
+	sameSet(t, "done.tsv", urls, s.Want())
 
 	// The same command again reads nothing: the crawl is complete.
-	before := len(s.hits())
+	before := len(s.Hits())
 	stdout, stderr, code = runCrawl(t, crawlArgs(s, out, delay, "--no-sitemaps")...)
 	if code != 0 || stdout != "" {
 		t.Errorf("re-run of a finished crawl: exit %d, %d bytes out\n%s", code, len(stdout), stderr)
 	}
-	if n := len(s.hits()) - before; n > 3 {
+	if n := len(s.Hits()) - before; n > 3 {
 		t.Errorf("re-run of a finished crawl made %d requests", n)
 	}
+}
+
+func newSite(t *testing.T, hosts, pages, orphans int) *sitetest.Site {
+	t.Helper()
+	s, err := sitetest.New(hosts, pages, orphans)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
 }
 
 func tail(s string) string {
@@ -235,11 +246,11 @@ func tail(s string) string {
 
 func TestCrawlResumesAfterSIGTERM(t *testing.T) {
 	n := pagesPerHost()
-	s := newTestSite(t, 3, n, n/10)
+	s := newSite(t, 3, n, n/10)
 	out := t.TempDir()
 	delay := 5 * time.Millisecond
 	args := crawlArgs(s, out, delay, "--progress", "none")
-	total := len(s.want())
+	total := len(s.Want())
 
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "SIEVE_CRAWL_MAIN=1")
@@ -274,14 +285,14 @@ func TestCrawlResumesAfterSIGTERM(t *testing.T) {
 		t.Errorf("the second run did not say it resumed:\n%s", tail(stderr))
 	}
 	second := artifacts(t, stdout)
-	sameSet(t, "artifact lines of both runs", append(first, second...), s.want())
+	sameSet(t, "artifact lines of both runs", append(first, second...), s.Want())
 	// Pages in flight at the signal may be fetched once more; no other.
 	checkServerLog(t, s, delay, 2, 2)
 	t.Logf("first run wrote %d pages, the resumed run %d", len(first), len(second))
 }
 
 func TestRecrawlKeepsGoodArtifact(t *testing.T) {
-	s := newTestSite(t, 1, 3, 0)
+	s := newSite(t, 1, 3, 0)
 	out := t.TempDir()
 	args := func(state string) []string {
 		return crawlArgs(s, out, 0, "--quiet", "--retries", "0", "--state", filepath.Join(out, state))
@@ -289,7 +300,7 @@ func TestRecrawlKeepsGoodArtifact(t *testing.T) {
 	if _, stderr, code := runCrawl(t, args("one")...); code != 0 {
 		t.Fatalf("first crawl: exit %d\n%s", code, stderr)
 	}
-	home := filepath.Join(out, strings.ReplaceAll(s.hosts[0], ":", "_"))
+	home := filepath.Join(out, strings.ReplaceAll(s.Hosts[0], ":", "_"))
 	entries, _ := filepath.Glob(filepath.Join(home, "*", "index.md"))
 	if len(entries) != 6 {
 		t.Fatalf("first crawl wrote %d index.md, want 6: %v", len(entries), entries)
@@ -311,7 +322,7 @@ func TestRecrawlKeepsGoodArtifact(t *testing.T) {
 	}
 
 	// The server fails: the good artifacts stay, the failure is beside them.
-	s.setFail(true)
+	s.SetFail(true)
 	stdout, stderr, code = runCrawl(t, args("three")...)
 	if code != 0 {
 		t.Fatalf("third crawl: exit %d\n%s", code, stderr)

@@ -7,6 +7,7 @@
 #
 #   JOBS=4 N=50 CAPTURE_ARGS=--ignore-robots pipelines/parallel.sh < urls.txt > artifacts.jsonl
 set -eu
+command -v sieve-capture >/dev/null 2>&1 || PATH="$(cd "$(dirname "$0")/.." && pwd)/bin:$PATH"
 OUT=${OUT:-artifacts}
 JOBS=${JOBS:-4}
 N=${N:-50}

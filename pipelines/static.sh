@@ -5,5 +5,6 @@
 #
 #   pipelines/static.sh --allow-private < urls.txt
 set -eu
+command -v sieve-capture >/dev/null 2>&1 || PATH="$(cd "$(dirname "$0")/.." && pwd)/bin:$PATH"
 OUT=${OUT:-artifacts}
 sieve-capture "$@" | sieve-normalize | sieve-graph | sieve-render --out "$OUT"

@@ -5,6 +5,7 @@
 #
 #   JOBS=4 N=20 pipelines/xargs.sh < urls.txt > artifacts.jsonl
 set -eu
+command -v sieve-capture >/dev/null 2>&1 || PATH="$(cd "$(dirname "$0")/.." && pwd)/bin:$PATH"
 OUT=${OUT:-artifacts}
 JOBS=${JOBS:-4}
 N=${N:-20}

@@ -1,4 +1,7 @@
-package frontier_test
+// Package sitetest serves a generated multi-host test site on 127.0.0.1
+// for the crawl tests, the pipelines/ crawl recipe's test and make
+// bench-crawl, with an access log to check politeness against.
+package sitetest
 
 import (
 	"bytes"
@@ -10,11 +13,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 )
 
-// testSite is a multi-host site generated in-process: hosts are ports of
+// Site is a multi-host site generated in-process: hosts are ports of
 // 127.0.0.1 (capture's per-host gates and robots.txt cache go by
 // host:port). Each host has pages /p/0…/p/N-1 linked as a binary tree from
 // /, orphans reachable only from its sitemaps (an index naming a gzip
@@ -22,56 +24,62 @@ import (
 // /private/ (linked from every page), links with fragments and tracking
 // parameters, a page whose rel=canonical names another, and links to the
 // other hosts (out of a host scope).
-type testSite struct {
-	hosts   []string // "127.0.0.1:PORT"
+type Site struct {
+	Hosts   []string // "127.0.0.1:PORT"
 	pages   int
 	orphans int
 
 	mu  sync.Mutex
-	log []hit
+	log []Hit
 	// fail, when set, makes every page of the site answer 503.
 	fail bool
 
 	servers []*http.Server
 }
 
-type hit struct {
-	at   time.Time
-	host string
-	path string
+// Hit is one request the site answered.
+type Hit struct {
+	At   time.Time
+	Host string
+	Path string // with the query
 }
 
-func newTestSite(t *testing.T, hosts, pages, orphans int) *testSite {
-	t.Helper()
-	s := &testSite{pages: pages, orphans: orphans}
+// New serves hosts hosts of pages pages and orphans orphans each; Close
+// stops them.
+func New(hosts, pages, orphans int) (*Site, error) {
+	s := &Site{pages: pages, orphans: orphans}
 	for i := 0; i < hosts; i++ {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			t.Fatal(err)
+			s.Close()
+			return nil, err
 		}
-		s.hosts = append(s.hosts, ln.Addr().String())
+		s.Hosts = append(s.Hosts, ln.Addr().String())
 		srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 		s.servers = append(s.servers, srv)
 		go srv.Serve(ln)
 	}
-	t.Cleanup(func() {
-		for _, srv := range s.servers {
-			srv.Close()
-		}
-	})
-	return s
+	return s, nil
 }
 
-func (s *testSite) setFail(v bool) {
+// Close stops the servers.
+func (s *Site) Close() {
+	for _, srv := range s.servers {
+		srv.Close()
+	}
+}
+
+// SetFail makes every page answer 503 (v) or not.
+func (s *Site) SetFail(v bool) {
 	s.mu.Lock()
 	s.fail = v
 	s.mu.Unlock()
 }
 
-// want is every page a host-scoped crawl of all hosts must read once.
-func (s *testSite) want() []string {
+// Want is every page a host-scoped crawl of all hosts must read once.
+func (s *Site) Want() []string {
 	var out []string
-	for _, h := range s.hosts {
+	for _, h := range s.Hosts {
 		// /private/secret is read as blocked (robots.txt), never fetched.
 		out = append(out, "http://"+h+"/", "http://"+h+"/dup", "http://"+h+"/private/secret")
 		for i := 0; i < s.pages; i++ {
@@ -85,16 +93,17 @@ func (s *testSite) want() []string {
 	return out
 }
 
-func (s *testSite) hits() []hit {
+// Hits is the access log so far.
+func (s *Site) Hits() []Hit {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]hit(nil), s.log...)
+	return append([]Hit(nil), s.log...)
 }
 
-func (s *testSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	host := r.Host
 	s.mu.Lock()
-	s.log = append(s.log, hit{at: time.Now(), host: host, path: r.URL.RequestURI()})
+	s.log = append(s.log, Hit{At: time.Now(), Host: host, Path: r.URL.RequestURI()})
 	fail := s.fail
 	s.mu.Unlock()
 	base := "http://" + host
@@ -156,7 +165,7 @@ func (s *testSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(&b, `<link rel="canonical" href="%s">`, canonical)
 	}
 	b.WriteString(`</head><body><nav><a href="/">Home</a> <a href="/private/secret">Members</a>`)
-	for _, o := range s.hosts {
+	for _, o := range s.Hosts {
 		if o != host {
 			fmt.Fprintf(&b, ` <a href="http://%s/">Sister site</a>`, o)
 		}
@@ -171,7 +180,7 @@ func (s *testSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // sitemap splits the orphans over the gzip sitemap, the plain one (which
 // also lists /p/0 and the home page) and the feed.
-func (s *testSite) sitemap(w http.ResponseWriter, base, p string) {
+func (s *Site) sitemap(w http.ResponseWriter, base, p string) {
 	var urls []string
 	for i := 0; i < s.orphans; i++ {
 		u := fmt.Sprintf("%s/orphan/%d", base, i)

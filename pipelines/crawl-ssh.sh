@@ -1,0 +1,47 @@
+#!/bin/sh
+# Crawl over many machines with GNU parallel. The hosts of the crawl are cut
+# into $SHARDS shards by a hash of the host name (sieve crawl --shard I/N),
+# one job per shard, so every request to one host comes from one process:
+# --delay, --per-host, robots.txt Crawl-delay and the robots.txt cache hold
+# for the whole crawl however many machines run it. Each job crawls its
+# shard into $OUT/shard-I (artifacts and state) and prints its artifact
+# lines; parallel brings the directories back (--return) and the lines to
+# stdout.
+#
+#   SSHLOGIN=8/alice@m1,8/alice@m2,8/alice@m3 SHARDS=24 \
+#   CRAWL_ARGS='--delay 1s' pipelines/crawl-ssh.sh < seeds.txt > pages.jsonl
+#
+# $SSHLOGIN   parallel's --sshlogin (default ":", this machine); JOBS/host as "J/login"
+# $SHARDS     shards of hosts (default 4); more shards than job slots balances better
+# $SIEVE      the sieve binary to ship, a path relative to the current directory
+#             (default bin/static/sieve: `make static`, or
+#             CGO_ENABLED=0 go build -o bin/static/ ./cmd/sieve); it goes out with
+#             --basefile to the same relative path under each login's home
+# $OUT        result directory, relative (default crawl)
+# $JOBLOG     parallel's --joblog (default $OUT/joblog)
+# $CRAWL_ARGS flags for sieve crawl (scope, delay, tier, …)
+#
+# Resume: run the same command again. --resume-failed skips the shards that
+# finished and runs the others again; a shard whose machine is still there
+# resumes from its own state (no page lost, none read twice); a shard whose
+# machine went away is crawled again elsewhere, and only a finished shard's
+# directory is ever brought back, so the gathered result has every page once.
+# With --scope site or any, links to hosts of another shard are listed in
+# $OUT/shard-I/.crawl-I-of-N/foreign.tsv; feed them to a next round as seeds.
+set -eu
+SSHLOGIN=${SSHLOGIN:-:}
+SHARDS=${SHARDS:-4}
+SIEVE=${SIEVE:-bin/static/sieve}
+OUT=${OUT:-crawl}
+JOBLOG=${JOBLOG:-$OUT/joblog}
+case $SIEVE in /*) echo "crawl-ssh.sh: SIEVE must be a relative path (it is shipped to the same place under each login's home)" >&2; exit 2;; esac
+case $OUT in /*) echo "crawl-ssh.sh: OUT must be a relative path (it is brought back with --return)" >&2; exit 2;; esac
+[ -x "$SIEVE" ] || { echo "crawl-ssh.sh: no $SIEVE: run make static (or set SIEVE)" >&2; exit 2; }
+mkdir -p "$OUT"
+seeds=$OUT/seeds.txt
+cat > "$seeds"
+i=0
+while [ "$i" -lt "$SHARDS" ]; do echo "$i"; i=$((i + 1)); done |
+  parallel --will-cite --sshlogin "$SSHLOGIN" --basefile "$SIEVE" --basefile "$seeds" \
+    --joblog "$JOBLOG" --resume-failed --retries 3 --return "$OUT/shard-{}" --line-buffer \
+    "mkdir -p $OUT/shard-{} && $SIEVE crawl --quiet --shard {}/$SHARDS --out $OUT/shard-{} ${CRAWL_ARGS:-} < $seeds"
