@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image"
 	"image/draw"
-	"math"
 
 	"github.com/sieve-dev/sieve/internal/pdf"
 	"github.com/sieve-dev/sieve/verify"
@@ -227,6 +226,3 @@ func blank(img image.Image) bool {
 	}
 	return true
 }
-
-// pxOf is a length in points at dpi, in pixels (for the docs and tests).
-func pxOf(pt float64, dpi int) int { return int(math.Round(pt * float64(dpi) / 72)) }
