@@ -58,6 +58,11 @@ func crawlArgs(s *sitetest.Site, out string, delay time.Duration, extra ...strin
 // runCrawl runs sieve crawl in-process.
 func runCrawl(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runCrawlTB(t, args...)
+}
+
+func runCrawlTB(t testing.TB, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	var o, e bytes.Buffer
 	app := cliutil.App("sieve crawl", frontier.CrawlCommand(), cliutil.IO{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e})
 	err := app.RunContext(context.Background(), append([]string{"sieve crawl"}, args...))
