@@ -68,6 +68,9 @@ func (w *walker) ownVerdict(n *html.Node, id int, collapsed bool) verdict {
 	if reason, used := hides(decls); reason != "" {
 		return verdict{reason, inlineEvidence(used)}
 	}
+	if rule, ok := sameColorInline(n, decls); ok {
+		return verdict{HiddenSameColor, rule}
+	}
 	if c := srOnly(attr(n, "class")); c != "" {
 		return verdict{HiddenSROnly, `class="` + c + `"`}
 	}
@@ -165,7 +168,7 @@ func (w *walker) inlineStyle(n *html.Node, id int) declSet {
 // mentions none of them reads as empty, and is not parsed.
 var judgedProperties = []string{
 	"display", "visibility", "opacity", "text-indent", "position", "left", "top", "right",
-	"clip", "font-size", "overflow", "width", "height",
+	"clip", "font-size", "overflow", "width", "height", "color",
 }
 
 func mentionsJudgedProperty(s string) bool {

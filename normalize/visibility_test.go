@@ -56,6 +56,12 @@ func TestVisibilityOnTheElement(t *testing.T) {
 		{"sr-only-focusable alone", `<a id=t href="#main" class="sr-only-focusable">skip</a>`, "", ""},
 		{"aria-hidden is not visual", `<span id=t aria-hidden="true">x</span>`, "", ""},
 		{"plain", `<p id=t>x</p>`, "", ""},
+		// Static same_color: the inline colour equals the inline background under it.
+		{"same colour own style", `<p id=t style="color:#fff;background:#ffffff">x</p>`, HiddenSameColor, `style="color:#fff" on background #ffffff (its own inline style)`},
+		{"same colour ancestor", `<div style="background-color:white"><span id=t style="color: rgb(255, 255, 255)">x</span></div>`, HiddenSameColor, `style="color:rgb(255, 255, 255)" on background #ffffff (the inline style of <div>)`},
+		{"different colours", `<div style="background:#000"><span id=t style="color:#fff">x</span></div>`, "", ""},
+		{"colour without a background", `<p id=t style="color:#fff">x</p>`, "", ""},
+		{"translucent background", `<p id=t style="color:#fff;background:rgba(255,255,255,0.5)">x</p>`, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
