@@ -6,7 +6,7 @@ GO    ?= go
 BIN   := $(CURDIR)/bin
 CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-sample sieve-verify sieve-anchor sieve-crop sieve-frontier
 # Packages whose code runs concurrently: their tests also run under -race.
-RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/... ./internal/mcpserver/...
+RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/... ./internal/mcpserver/... ./frontier/...
 
 # make install puts the binaries, their man pages and sieve's shell
 # completions under PREFIX (DESTDIR for staged installs).

@@ -145,12 +145,14 @@ func (c *Capturer) attempt(ctx context.Context, u *url.URL) (*response, *Error) 
 		return nil, &Error{Kind: ErrConnect, Message: err.Error()}
 	}
 	c.setHeaders(req)
+	sendValidators(req)
 	resp, err := c.client.Do(req)
 	if err != nil {
 		return nil, classify(err, ErrConnect)
 	}
 	defer resp.Body.Close()
 	r := &response{status: resp.StatusCode, header: resp.Header}
+	keepValidators(ctx, resp.Header)
 	r.body, r.truncated, err = readBody(resp.Body, resp.Header.Get("Content-Encoding"), c.opts.MaxBytes)
 	if err != nil {
 		r.readErr = &Error{Kind: ErrRead, Message: err.Error()}

@@ -82,8 +82,10 @@ rel=canonical and final URL count as seen).
 
 The state directory keeps the seen-set and the done-log: run the same command
 again after an interruption and the crawl resumes with the pages admitted and
-not yet written, none lost and none read twice. A page read again that has the
-same content_hash is reported "unchanged": true and not rewritten; a read
+not yet written, none lost and none read twice. A page read again (a new
+--state over the same --out) is asked for with the ETag and Last-Modified its
+artifact keeps; a 304, or the same content_hash, leaves the artifact as it is
+and the line says "unchanged": true (and "not_modified": true); a read
 whose outcome is not ok never replaces an ok artifact: the good one stays, the
 failure goes beside it (reread-failed.json) and the record says both
 ("reread").

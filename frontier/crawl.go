@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -212,7 +213,7 @@ func looksLikeFeed(p string) bool {
 // stay undone, for the next run), or jsonl.ErrFailedLines when some page
 // became an error record.
 func (k *Crawl) Run(ctx context.Context, w, stderr io.Writer) error {
-	chain := jsonl.Chain("crawl", k.cp.Stage(), normalize.Stage(), canonicalStage(), graph.Stage(), k.pageStage())
+	chain := jsonl.Chain("crawl", k.captureStage(), normalize.Stage(), canonicalStage(), graph.Stage(), k.pageStage())
 	pr, pw := io.Pipe()
 	go k.feed(pw)
 	out := &crawlWriter{k: k, w: w}
@@ -342,21 +343,97 @@ func canonicalStage() jsonl.Stage {
 		Accept: []string{record.KindNormalized},
 		Transform: func(_ context.Context, line []byte) ([]byte, error) {
 			c := gjson.GetBytes(line, "doc.canonical").String()
-			line = bytes.TrimRight(line, " \r\n")
-			if c == "" || !bytes.HasSuffix(line, []byte("}")) {
+			if c == "" {
 				return line, nil
 			}
-			v, err := codec.Marshal(c)
-			if err != nil {
-				return nil, err
-			}
-			out := make([]byte, 0, len(line)+len(v)+24)
-			out = append(out, line[:len(line)-1]...)
-			out = append(out, `,"`+CanonicalKey+`":`...)
-			out = append(out, v...)
-			return append(out, '}'), nil
+			return addField(line, CanonicalKey, c)
 		},
 	}
+}
+
+// addField appends "key": v to the JSON object line.
+func addField(line []byte, key string, v any) ([]byte, error) {
+	line = bytes.TrimRight(line, " \r\n")
+	if !bytes.HasSuffix(line, []byte("}")) {
+		return nil, errors.New("not a JSON object")
+	}
+	b, err := codec.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(line)+len(key)+len(b)+8)
+	out = append(out, line[:len(line)-1]...)
+	if !bytes.HasSuffix(bytes.TrimRight(out, " \r\n\t"), []byte("{")) {
+		out = append(out, ',')
+	}
+	out = append(out, '"')
+	out = append(out, key...)
+	out = append(out, `":`...)
+	out = append(out, b...)
+	return append(out, '}'), nil
+}
+
+// Record kinds and fields of the crawl's own.
+const (
+	// kindNotModified stands for a capture the server answered 304 Not
+	// Modified (to the validators of the artifact already written); the
+	// later stages pass it through to pageStage.
+	kindNotModified = "crawl.not_modified"
+	// ValidatorsKey carries the response's ETag and Last-Modified from
+	// capture to the artifact (FileValidators).
+	ValidatorsKey = "crawl_validators"
+	// FileValidators, in an artifact directory written by sieve crawl,
+	// keeps the page's validators for the next crawl's conditional request.
+	FileValidators = "validators.json"
+)
+
+// captureStage is capture with conditional requests: a page with an
+// artifact and validators from an earlier crawl is asked for with
+// If-None-Match / If-Modified-Since, and a 304 becomes kindNotModified.
+func (k *Crawl) captureStage() jsonl.Stage {
+	st := k.cp.Stage()
+	st.Transform = func(ctx context.Context, line []byte) ([]byte, error) {
+		t, err := capture.ParseTarget(line)
+		if err != nil {
+			return nil, err
+		}
+		cond := &capture.Conditional{URL: t.URL}
+		dir := ""
+		if rel, err := render.Dir(t.URL); err == nil {
+			dir = filepath.Join(k.cfg.Out, rel)
+			cond.Send = readValidators(dir)
+		}
+		rec := k.cp.Capture(capture.WithConditional(ctx, cond), t)
+		if rec.Status == http.StatusNotModified && rec.Error == nil && cond.Send != (capture.Validators{}) {
+			if _, ok := readManifest(dir); ok {
+				out, err := codec.Marshal(map[string]string{"record": kindNotModified, "schema_version": record.SchemaVersion, "url": t.URL})
+				if err != nil {
+					return nil, err
+				}
+				return record.Passthrough(out, line, record.Keys("url")), nil
+			}
+		}
+		out, err := codec.Marshal(rec)
+		if err != nil {
+			return nil, err
+		}
+		if t.Object {
+			out = record.Passthrough(out, line, record.Keys("url"))
+		}
+		if v := cond.Got(); v != (capture.Validators{}) && rec.Error == nil && rec.Status/100 == 2 {
+			return addField(out, ValidatorsKey, v)
+		}
+		return out, nil
+	}
+	return st
+}
+
+func readValidators(dir string) capture.Validators {
+	var v capture.Validators
+	if b, err := os.ReadFile(filepath.Join(dir, FileValidators)); err == nil {
+		codec.Unmarshal(b, &v)
+	}
+	return v
 }
 
 // pageStage is the crawl's last stage: it admits the page's links, then
@@ -366,12 +443,15 @@ func (k *Crawl) pageStage() jsonl.Stage {
 	opts := render.Options{Out: k.cfg.Out, NoEvidence: k.cfg.NoEvidence}
 	return jsonl.Stage{
 		Name:   "render",
-		Accept: []string{record.KindGraph},
+		Accept: []string{record.KindGraph, kindNotModified},
 		Transform: func(ctx context.Context, line []byte) ([]byte, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			depth := int(gjson.GetBytes(line, DepthKey).Int())
+			if record.Kind(line) == kindNotModified {
+				return k.notModified(line, depth)
+			}
 			if k.cfg.Links {
 				items, err := k.fr.FromGraph(line, depth)
 				if err != nil {
@@ -382,6 +462,42 @@ func (k *Crawl) pageStage() jsonl.Stage {
 			return Settle(ctx, opts, line)
 		},
 	}
+}
+
+// notModified is the line of a page the server said has not changed: the
+// artifact already written, "unchanged" and "not_modified"; its links (from
+// its content.json) are followed as if it had been read.
+func (k *Crawl) notModified(line []byte, depth int) ([]byte, error) {
+	u := gjson.GetBytes(line, "url").String()
+	rel, err := render.Dir(u)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(k.cfg.Out, rel)
+	old, ok := readManifest(dir)
+	if !ok {
+		return nil, fmt.Errorf("304 Not Modified for %s, and its artifact is gone", u)
+	}
+	if k.cfg.Links {
+		art, err := codec.Marshal(map[string]any{"record": record.KindArtifact, "url": u, "dir": dir, DepthKey: depth})
+		if err != nil {
+			return nil, err
+		}
+		g, err := graphOf(art)
+		if err != nil {
+			return nil, err
+		}
+		items, err := k.fr.FromGraph(g, depth)
+		if err != nil {
+			return nil, err
+		}
+		k.push(items...)
+	}
+	out, err := codec.Marshal(settled{Artifact: old.artifact(u, dir), Unchanged: true, NotModified: true})
+	if err != nil {
+		return nil, err
+	}
+	return record.Passthrough(out, line, record.Keys("record", "schema_version", "url")), nil
 }
 
 // graphKeys are the graph record's own keys (the rest ride along).
@@ -401,8 +517,9 @@ type Reread struct {
 // settled is the artifact record sieve crawl writes.
 type settled struct {
 	render.Artifact
-	Unchanged bool    `json:"unchanged,omitempty"`
-	Reread    *Reread `json:"reread,omitempty"`
+	Unchanged   bool    `json:"unchanged,omitempty"`
+	NotModified bool    `json:"not_modified,omitempty"` // the server answered 304 to the validators
+	Reread      *Reread `json:"reread,omitempty"`
 }
 
 // FileRereadFailed is the file, inside a kept artifact directory, that
@@ -414,7 +531,9 @@ const FileRereadFailed = "reread-failed.json"
 // its directory): the same content_hash and outcome leave the artifact as
 // it is ("unchanged": true), and a read whose outcome is not ok does not
 // replace an ok or partial artifact: the good one stays, the failure is
-// written beside it (reread-failed.json) and the record says both.
+// written beside it (reread-failed.json) and the record says both. The
+// page's validators (ValidatorsKey, from sieve crawl's capture) are kept in
+// the directory (validators.json) for the next crawl's conditional request.
 func Settle(ctx context.Context, opts render.Options, line []byte) ([]byte, error) {
 	var rec graph.Record
 	if err := codec.Unmarshal(line, &rec); err != nil {
@@ -445,11 +564,19 @@ func Settle(ctx context.Context, opts render.Options, line []byte) ([]byte, erro
 		}
 		res.Artifact = a
 	}
+	if v := gjson.GetBytes(line, ValidatorsKey); v.IsObject() && res.Reread == nil {
+		var val capture.Validators
+		if err := codec.Unmarshal([]byte(v.Raw), &val); err == nil {
+			if err := writeFileAtomic(filepath.Join(dir, FileValidators), val); err != nil {
+				return nil, err
+			}
+		}
+	}
 	out, err := codec.Marshal(res)
 	if err != nil {
 		return nil, err
 	}
-	return record.Passthrough(out, line, graphKeys), nil
+	return record.Passthrough(out, line, func(k string) bool { return graphKeys(k) || k == ValidatorsKey }), nil
 }
 
 func good(status string) bool { return status == graph.StatusOK || status == graph.StatusPartial }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -242,6 +243,24 @@ func newSite(t *testing.T, hosts, pages, orphans int) *sitetest.Site {
 	return s
 }
 
+// lockedBuffer is a bytes.Buffer a process writes while the test reads.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 func tail(s string) string {
 	if len(s) > 2000 {
 		return "…" + s[len(s)-2000:]
@@ -259,7 +278,7 @@ func TestCrawlResumesAfterSIGTERM(t *testing.T) {
 
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "SIEVE_CRAWL_MAIN=1")
-	var o1, e1 bytes.Buffer
+	var o1, e1 lockedBuffer
 	cmd.Stdout, cmd.Stderr = &o1, &e1
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -315,15 +334,31 @@ func TestRecrawlKeepsGoodArtifact(t *testing.T) {
 		mds[e], _ = os.ReadFile(e)
 	}
 
-	// Unchanged: a fresh state reads every page again, rewrites none.
+	// Unchanged: a fresh state reads every page again with its ETag, the
+	// server answers 304, nothing is rewritten, and the links of the pages
+	// (from their content.json) are still followed.
+	before := len(s.Hits())
 	stdout, stderr, code := runCrawl(t, args("two")...)
 	if code != 0 {
 		t.Fatalf("second crawl: exit %d\n%s", code, stderr)
 	}
-	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 6 {
+		t.Errorf("second crawl wrote %d lines, want 6", len(lines))
+	}
+	for _, l := range lines {
 		if !gjson.Get(l, "unchanged").Bool() {
 			t.Errorf("re-read of an unchanged page: %s", l)
 		}
+	}
+	notModified := 0
+	for _, h := range s.Hits()[before:] {
+		if h.NotModified {
+			notModified++
+		}
+	}
+	if notModified != 5 { // every page but /private/secret, which is never fetched
+		t.Errorf("%d conditional requests answered 304, want 5", notModified)
 	}
 
 	// The server fails: the good artifacts stay, the failure is beside them.

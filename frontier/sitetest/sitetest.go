@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"hash/fnv"
 	"net"
 	"net/http"
 	"sort"
@@ -42,6 +43,8 @@ type Hit struct {
 	At   time.Time
 	Host string
 	Path string // with the query
+	// NotModified: the request carried the page's ETag and got 304.
+	NotModified bool
 }
 
 // New serves hosts hosts of pages pages and orphans orphans each; Close
@@ -102,10 +105,16 @@ func (s *Site) Hits() []Hit {
 
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	host := r.Host
+	at := time.Now()
 	s.mu.Lock()
-	s.log = append(s.log, Hit{At: time.Now(), Host: host, Path: r.URL.RequestURI()})
 	fail := s.fail
 	s.mu.Unlock()
+	hit := Hit{At: at, Host: host, Path: r.URL.RequestURI()}
+	defer func() {
+		s.mu.Lock()
+		s.log = append(s.log, hit)
+		s.mu.Unlock()
+	}()
 	base := "http://" + host
 	p := r.URL.Path
 	switch {
@@ -175,6 +184,15 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(&b, `<li><a href="%s">Next: %s</a></li>`, l, l)
 	}
 	b.WriteString(`</ul></main></body></html>`)
+	h := fnv.New64a()
+	h.Write([]byte(b.String()))
+	etag := fmt.Sprintf(`"%x"`, h.Sum64())
+	w.Header().Set("ETag", etag)
+	if r.Header.Get("If-None-Match") == etag {
+		hit.NotModified = true
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
 	w.Write([]byte(b.String()))
 }
 
