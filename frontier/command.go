@@ -145,8 +145,11 @@ func crawl(c *cli.Context) error {
 	if err := cp.Ready(); err != nil {
 		return err
 	}
+	// The run's end-of-run summary counts the pages by outcome.
+	run := cliutil.RunOf(c)
+	run.Manual()
 	k, err := NewCrawl(cp, Config{Out: out, State: state, NoEvidence: c.Bool("no-evidence"),
-		Sitemaps: !c.Bool("no-sitemaps"), Links: !c.Bool("no-links"), Frontier: fr, Progress: prog})
+		Sitemaps: !c.Bool("no-sitemaps"), Links: !c.Bool("no-links"), Frontier: fr, Progress: prog, Report: run.Target})
 	if err != nil {
 		return err
 	}

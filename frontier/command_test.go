@@ -2,7 +2,6 @@ package frontier_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,8 +20,8 @@ func runFrontier(t *testing.T, stdin string, args ...string) (string, string, in
 	t.Helper()
 	var o, e bytes.Buffer
 	app := cliutil.App("sieve-frontier", frontier.Command(), cliutil.IO{Stdin: strings.NewReader(stdin), Stdout: &o, Stderr: &e})
-	err := app.RunContext(context.Background(), append([]string{"sieve-frontier"}, args...))
-	return o.String(), e.String(), cliutil.Code(&e, err)
+	code := cliutil.Main(app, append([]string{"sieve-frontier"}, args...))
+	return o.String(), e.String(), code
 }
 
 func urlsOf(out string) []string {

@@ -40,6 +40,9 @@ type Config struct {
 	Links      bool // follow links from the pages read
 	Frontier   *Frontier
 	Progress   *Progress // nil: silent
+	// Report, when set, gets each page written: its URL, outcome
+	// ("unchanged", "error", …) and the error of an error record.
+	Report func(url, outcome, evidence string)
 }
 
 // Crawl is one run of the crawl loop on one machine.
@@ -327,6 +330,13 @@ func (cw *crawlWriter) line(line []byte) error {
 	}
 	if p := k.cfg.Progress; p != nil && !interrupted {
 		p.Done(outcome, HostKey(it.URL))
+	}
+	if r := k.cfg.Report; r != nil {
+		evidence := ""
+		if kind == record.KindError {
+			evidence = gjson.GetBytes(line, "error").String()
+		}
+		r(it.URL, outcome, evidence)
 	}
 	k.mu.Lock()
 	k.outstanding--

@@ -192,17 +192,13 @@ func (p *Progress) outcomes() string {
 	return strings.Join(parts, ", ")
 }
 
-// Summary writes the end-of-run lines: one per outcome, then the totals.
+// Summary writes the crawl's end-of-run line (the count by outcome is the
+// command's own summary line, after it).
 func (p *Progress) Summary(pending int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	el := time.Since(p.start)
 	n := p.sessionDone()
-	for _, k := range strings.Split(p.outcomes(), ", ") {
-		if k != "" {
-			fmt.Fprintf(p.w, "%s: %s\n", p.prog, k)
-		}
-	}
 	rate := 0.0
 	if el > 0 {
 		rate = float64(n) / el.Seconds()
