@@ -145,6 +145,9 @@ func (k *Crawl) push(items ...Item) {
 // lists in its sitemaps and feeds.
 func (k *Crawl) Seed(ctx context.Context, seeds []string, warn io.Writer) error {
 	for _, s := range seeds {
+		if c, ok := Canonical(s); ok && !k.fr.Shard.Owns(c) {
+			continue // another shard's seed: not a foreign link
+		}
 		if err := k.admit(s, 0); err != nil {
 			return err
 		}

@@ -61,6 +61,10 @@ func TestScope(t *testing.T) {
 			t.Errorf("%s scope: In(%s) = %v, want %v", c.mode, c.url, got, c.in)
 		}
 	}
+	s, _ := frontier.NewScope("host", []string{"HTTP://WWW.Example.com:80"}, nil, "")
+	if !s.In("http://www.example.com/x") {
+		t.Error("host scope of a seed in upper case misses its host")
+	}
 	if _, err := frontier.NewScope("planet", seeds, nil, ""); err == nil {
 		t.Error("unknown scope accepted")
 	}

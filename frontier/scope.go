@@ -66,7 +66,11 @@ func NewScope(mode string, seeds, prefixes []string, pattern string) (*Scope, er
 
 // AddSeed widens a host or site scope to a seed's host or site.
 func (s *Scope) AddSeed(seed string) {
-	u, err := url.Parse(seed)
+	c, ok := Canonical(seed)
+	if !ok {
+		return
+	}
+	u, err := url.Parse(c)
 	if err != nil {
 		return
 	}
