@@ -132,6 +132,10 @@ var vendorMarkers = []string{
 	"px-captcha", "captcha-delivery", "_incapsula_resource", "datadome", "awswaf",
 }
 
+// widgetMarkers are the vendor markers of captcha widgets that pages embed
+// in their own forms; the others belong to interstitials.
+var widgetMarkers = map[string]bool{"recaptcha": true, "hcaptcha": true, "turnstile": true}
+
 // thin is how little visible text a page may have and still be read as an
 // interstitial rather than a page that merely embeds a captcha widget.
 const thin = 1500
@@ -159,7 +163,9 @@ func challengeSignals(s *signals, add func(string, string, ...string)) {
 	if isThin {
 		for _, m := range s.rec.Doc.Scripts.Markers {
 			for _, v := range vendorMarkers {
-				if strings.EqualFold(m, v) {
+				// A captcha widget (a form's, a comment box's) is no
+				// interstitial on its own: widgetMarkers need another sign.
+				if strings.EqualFold(m, v) && !widgetMarkers[v] {
 					add(StatusChallenge, StatusChallenge, fmt.Sprintf("bot-protection script marker %q on a page with %d characters of text", m, s.visibleChars))
 				}
 			}
@@ -197,13 +203,16 @@ func authSignals(s *signals, add func(string, string, ...string)) {
 	if redirect != "" && (isThin || s.passwords > 0) {
 		add(StatusAuthRequired, StatusAuthRequired, redirect)
 	}
-	if s.passwords > 0 && isThin {
+	// A password field beside the content (a header login box, a pop-up,
+	// a comment form) is an action, not a wall (outcome_wall.go).
+	inFront := s.passwords > 0 && passwordsInFront(s.rec) > 0
+	if inFront && isThin {
 		add(StatusAuthRequired, StatusAuthRequired, fmt.Sprintf("a visible password field on a page with %d characters of other content", s.contentChars))
 	}
-	if isThin && (s.forms > 0 || s.passwords > 0) {
+	if isThin && (s.forms > 0 || inFront) {
 		text := strings.ToLower(s.visibleText)
 		for _, p := range loginPhrases {
-			if strings.Contains(text, p) {
+			if i := strings.Index(text, p); i >= 0 && !commentGate(text, i+len(p)) {
 				add(StatusAuthRequired, StatusAuthRequired, fmt.Sprintf("page text says %q", p))
 				break
 			}
