@@ -51,7 +51,10 @@ func canonicalURL(u *url.URL) (string, bool) {
 	}
 	v.User = nil
 	host, port := strings.ToLower(v.Hostname()), v.Port()
-	host = strings.TrimSuffix(host, ".")
+	host = strings.TrimRight(host, ".")
+	if host == "" {
+		return "", false
+	}
 	if (v.Scheme == "http" && port == "80") || (v.Scheme == "https" && port == "443") {
 		port = ""
 	}
@@ -66,7 +69,7 @@ func canonicalURL(u *url.URL) (string, bool) {
 	if v.Path == "" {
 		v.Path, v.RawPath = "/", ""
 	} else if strings.Contains(v.Path, "/.") {
-		v = *v.ResolveReference(&url.URL{Path: v.EscapedPath()})
+		v = *v.ResolveReference(&url.URL{Path: v.Path, RawPath: v.RawPath})
 		v.Fragment, v.RawFragment = "", ""
 	}
 	v.RawQuery = stripTracking(u.RawQuery)

@@ -75,7 +75,9 @@ func parseText(body []byte, resolve func(string) string) Sitemap {
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "http://") || strings.HasPrefix(line, "https://") {
-			sm.URLs = append(sm.URLs, resolve(line))
+			if u := resolve(line); u != "" {
+				sm.URLs = append(sm.URLs, u)
+			}
 		}
 	}
 	return sm
