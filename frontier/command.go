@@ -17,6 +17,8 @@ import (
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/codec"
+	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/internal/record"
 	"github.com/sieve-dev/sieve/render"
 )
 
@@ -233,6 +235,7 @@ func Command() *cli.Command {
 			linksCommand(),
 			shardCommand(),
 			pendingCommand(),
+			settleCommand(),
 		},
 	}
 }
@@ -488,6 +491,46 @@ interruption read only what is missing.`,
 				_, err := fmt.Fprintln(w, s)
 				return err
 			})
+		},
+	}
+}
+
+func settleCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "settle",
+		Usage:     "write artifacts like sieve-render, never replacing a good one with a failed re-read",
+		UsageText: "sieve-frontier settle [--out DIR] < graph.jsonl > artifacts.jsonl",
+		Description: `A drop-in for sieve-render in batches that are run again: reads graph records
+and writes one artifact directory per record under --out and one artifact line
+per record, as sieve-render does, except where an artifact of the same URL is
+already there: the same content_hash and outcome leave it untouched (the line
+says "unchanged": true), and a record whose outcome is not ok never replaces
+an ok (or partial) artifact: the good one stays, the failure is written into
+its directory as reread-failed.json, and the line is the kept artifact's with
+"reread": {"kept": true, "outcome": …}. Other records pass through.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Value: "artifacts", Usage: "write artifacts under `DIR`"},
+			&cli.BoolFlag{Name: "no-evidence", Usage: "do not write the EEF bundle (evidence/)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return cliutil.Usagef("unexpected argument %q: sieve-frontier settle reads graph records on stdin", c.Args().First())
+			}
+			opts := render.Options{Out: c.String("out"), NoEvidence: c.Bool("no-evidence")}
+			if opts.Out == "" {
+				return cliutil.Usagef("--out must name a directory")
+			}
+			_, err := jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), jsonl.Stage{
+				Name:   "render",
+				Accept: []string{record.KindGraph},
+				Transform: func(ctx context.Context, line []byte) ([]byte, error) {
+					if err := ctx.Err(); err != nil {
+						return nil, err
+					}
+					return Settle(ctx, opts, line)
+				},
+			})
+			return err
 		},
 	}
 }

@@ -2,6 +2,7 @@ package frontier_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +11,11 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/frontier"
+	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/render"
 )
@@ -110,5 +115,48 @@ func TestFrontierShardAndPending(t *testing.T) {
 	got, _, _ := runFrontier(t, "http://a.test/1\nhttp://a.test/2\n", "pending", "--out", out)
 	if got != "http://a.test/2\n" {
 		t.Errorf("pending: %q", got)
+	}
+}
+
+// graphLines reads urls through capture, normalize and graph in-process.
+func graphLines(t *testing.T, urls ...string) string {
+	t.Helper()
+	cp := capture.New(capture.Options{AllowPrivate: true, Retries: -1})
+	defer cp.Close()
+	var out bytes.Buffer
+	_, err := jsonl.Run(context.Background(), strings.NewReader(strings.Join(urls, "\n")+"\n"), &out, nil,
+		jsonl.Chain("test", cp.Stage(), normalize.Stage(), graph.Stage()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+func TestFrontierSettle(t *testing.T) {
+	s := newSite(t, 1, 2, 0)
+	u := "http://" + s.Hosts[0] + "/p/1"
+	out := t.TempDir()
+	good := graphLines(t, u)
+	first, stderr, code := runFrontier(t, good, "settle", "--out", out)
+	if code != 0 || gjson.Get(first, "outcome").String() != "ok" {
+		t.Fatalf("settle: exit %d: %s\n%s", code, first, stderr)
+	}
+	md := filepath.Join(gjson.Get(first, "dir").String(), "index.md")
+	before, _ := os.ReadFile(md)
+
+	again, _, _ := runFrontier(t, graphLines(t, u), "settle", "--out", out)
+	if !gjson.Get(again, "unchanged").Bool() {
+		t.Errorf("the same page again: %s", again)
+	}
+	s.SetFail(true)
+	failed, _, _ := runFrontier(t, graphLines(t, u), "settle", "--out", out)
+	if gjson.Get(failed, "outcome").String() != "ok" || gjson.Get(failed, "reread.outcome").String() != "blocked" {
+		t.Errorf("failed re-read: %s", failed)
+	}
+	if after, _ := os.ReadFile(md); !bytes.Equal(after, before) {
+		t.Error("a failed re-read replaced the good index.md")
+	}
+	if _, err := os.Stat(filepath.Join(gjson.Get(first, "dir").String(), frontier.FileRereadFailed)); err != nil {
+		t.Error(err)
 	}
 }

@@ -6,10 +6,14 @@
 # spread the blocks over hosts that have the sieve binaries on their PATH.
 #
 #   JOBS=4 N=50 CAPTURE_ARGS=--ignore-robots pipelines/parallel.sh < urls.txt > artifacts.jsonl
+#
+# The last stage is sieve-frontier settle, sieve-render's drop-in for batches
+# that are run again: an unchanged page is not rewritten, and a failed
+# re-read never replaces a good artifact (the failure goes beside it).
 set -eu
 command -v sieve-capture >/dev/null 2>&1 || PATH="$(cd "$(dirname "$0")/.." && pwd)/bin:$PATH"
 OUT=${OUT:-artifacts}
 JOBS=${JOBS:-4}
 N=${N:-50}
 parallel --will-cite --pipe --keep-order -N "$N" -j "$JOBS" \
-  "sieve-capture ${CAPTURE_ARGS:-} | sieve-normalize | sieve-graph | sieve-render --out '$OUT'"
+  "sieve-capture ${CAPTURE_ARGS:-} | sieve-normalize | sieve-graph | sieve-frontier settle --out '$OUT'"

@@ -20,7 +20,7 @@ import (
 func bin(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	cmd := exec.Command("go", "build", "-o", dir+"/", "../cmd/sieve-capture", "../cmd/sieve-normalize", "../cmd/sieve-graph", "../cmd/sieve-render")
+	cmd := exec.Command("go", "build", "-o", dir+"/", "../cmd/sieve-capture", "../cmd/sieve-normalize", "../cmd/sieve-graph", "../cmd/sieve-render", "../cmd/sieve-frontier")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

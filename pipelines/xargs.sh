@@ -4,6 +4,10 @@
 # order matters. Flags for sieve-capture go in $CAPTURE_ARGS.
 #
 #   JOBS=4 N=20 pipelines/xargs.sh < urls.txt > artifacts.jsonl
+#
+# The last stage is sieve-frontier settle, sieve-render's drop-in for batches
+# that are run again: an unchanged page is not rewritten, and a failed
+# re-read never replaces a good artifact (the failure goes beside it).
 set -eu
 command -v sieve-capture >/dev/null 2>&1 || PATH="$(cd "$(dirname "$0")/.." && pwd)/bin:$PATH"
 OUT=${OUT:-artifacts}
@@ -11,5 +15,5 @@ JOBS=${JOBS:-4}
 N=${N:-20}
 export OUT CAPTURE_ARGS="${CAPTURE_ARGS:-}"
 xargs -P "$JOBS" -n "$N" sh -c '
-  printf "%s\n" "$@" | sieve-capture $CAPTURE_ARGS | sieve-normalize | sieve-graph | sieve-render --out "$OUT"
+  printf "%s\n" "$@" | sieve-capture $CAPTURE_ARGS | sieve-normalize | sieve-graph | sieve-frontier settle --out "$OUT"
 ' sh
