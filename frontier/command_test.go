@@ -14,9 +14,9 @@ import (
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/frontier"
 	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/jsonl"
 	"github.com/sieve-dev/sieve/normalize"
-	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/render"
 )
 
