@@ -20,6 +20,7 @@ import (
 	"github.com/sieve-dev/sieve/frontier"
 	"github.com/sieve-dev/sieve/frontier/sitetest"
 	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/schemas"
 )
 
 // TestMain runs `sieve crawl` as a real process when the crawl tests
@@ -78,6 +79,9 @@ func artifacts(t *testing.T, out string) []string {
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		l := sc.Text()
+		if err := schemas.ValidateRecord([]byte(l)); err != nil {
+			t.Errorf("%v: %.200s", err, l)
+		}
 		switch gjson.Get(l, "record").String() {
 		case "artifact":
 			if o := gjson.Get(l, "outcome").String(); o != "ok" && !(o == "blocked" && strings.Contains(l, "/private/")) {
