@@ -324,8 +324,8 @@ func TestRecrawlKeepsGoodArtifact(t *testing.T) {
 	args := func(state string) []string {
 		return crawlArgs(s, out, 0, "--quiet", "--retries", "0", "--state", filepath.Join(out, state))
 	}
-	if _, stderr, code := runCrawl(t, args("one")...); code != 0 {
-		t.Fatalf("first crawl: exit %d\n%s", code, stderr)
+	if _, stderr, code := runCrawl(t, args("one")...); code != 0 || stderr != "" {
+		t.Fatalf("first crawl, --quiet: exit %d, stderr:\n%s", code, stderr)
 	}
 	home := filepath.Join(out, strings.ReplaceAll(s.Hosts[0], ":", "_"))
 	entries, _ := filepath.Glob(filepath.Join(home, "*", "index.md"))
