@@ -65,6 +65,7 @@ func Flags() []cli.Flag {
 		&cli.DurationFlag{Name: "settle", Value: d.Browser.Settle, Usage: "longest wait for a rendered page to settle (hydrate)"},
 		&cli.IntFlag{Name: "sweep-steps", Value: d.Browser.SweepSteps, Usage: "most viewport-high scroll steps of the lazy-content sweep"},
 		&cli.IntFlag{Name: "restart-every", Value: d.Browser.RestartEvery, Usage: "pages per browser process before it is restarted"},
+		&cli.StringFlag{Name: "base-url", Usage: "resolve a local file's links and canonical URL against this http(s) `URL`, the address it was saved from (nothing is fetched from it)"},
 		&cli.StringFlag{Name: "blobs", Usage: "directory (content-addressed) for full-page screenshots of rendered pages and the bytes of PDFs (under their source_fingerprint); none kept when empty"},
 	}
 }
@@ -90,7 +91,11 @@ func run(c *cli.Context) error {
 	if err := cp.Ready(); err != nil {
 		return err
 	}
-	_, err = jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), cp.Stage())
+	base, err := ParseBaseURL(c.String("base-url"))
+	if err != nil {
+		return cliutil.Usagef("%v", err)
+	}
+	_, err = jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), BaseURL(cp.Stage(), base))
 	return err
 }
 

@@ -1,10 +1,19 @@
 package capture
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"mime"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/sieve-dev/sieve/internal/jsonl"
 )
 
 // captureFile reads a local file up to the cap. Its type comes from the
@@ -36,4 +45,43 @@ func fileContentType(path string) string {
 		return ""
 	}
 	return mt
+}
+
+// BaseURL makes st (capture's stage) give every capture of a local file
+// base as its final_url, so that the page's relative links, canonical URL
+// and <base href> resolve against the address the page was saved from
+// (--base-url). It changes nothing else: the file was read from disk, and
+// nothing is fetched from base.
+func BaseURL(st jsonl.Stage, base string) jsonl.Stage {
+	if base == "" {
+		return st
+	}
+	inner := st.Transform
+	quoted, _ := json.Marshal(base)
+	st.Transform = func(ctx context.Context, line []byte) ([]byte, error) {
+		out, err := inner(ctx, line)
+		if err != nil || !strings.HasPrefix(gjson.GetBytes(out, "url").String(), "file:") {
+			return out, err
+		}
+		f := gjson.GetBytes(out, "final_url")
+		if !f.Exists() || f.Index <= 0 {
+			return out, nil
+		}
+		b := make([]byte, 0, len(out)+len(quoted))
+		b = append(append(append(b, out[:f.Index]...), quoted...), out[f.Index+len(f.Raw):]...)
+		return b, nil
+	}
+	return st
+}
+
+// ParseBaseURL checks a --base-url value: an absolute http(s) URL.
+func ParseBaseURL(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("--base-url must be an absolute http(s) URL, not %q", s)
+	}
+	return u.String(), nil
 }

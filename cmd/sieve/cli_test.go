@@ -48,6 +48,11 @@ var cliCases = []struct {
 	{"sieve distill -f md -q --tier static --allow-private", "not a url\n$SITE/article.html\n", `^# Second flush`, `^sieve distill: capture: line 1: not an http\(s\) URL or an existing file: "not a url"\nsieve distill: 1 of 2 lines failed`, 1},
 	{"sieve distill -q --tier static --allow-private --out $WORK/a", "not a url\n", `^\{"record":"error",[^\n]*"stage":"capture"`, `line 1: not an http`, 1},
 	{"sieve distill --tier static --allow-private --out $WORK/a $SITE/article.html", "", `^\{"record":"artifact",[^\n]*"outcome":"ok"`, `^sieve distill: 1 target: 1 ok\n$`, 0},
+	// --base-url: a saved page's links resolve against the address it came from.
+	{"sieve distill -f md -q --base-url https://news.example.com/section/opinion $WORK/saved.html", "", `\[other piece\]\(https://news\.example\.com/section/other\)`, `^$`, 0},
+	{"sieve distill -f md -q $WORK/saved.html", "", `\nRead the other piece and`, `^$`, 0}, // file:///section/other: no http(s) link
+	{"sieve distill --base-url ftp://x $WORK/saved.html", "", `^$`, `^error \(usage\): --base-url must be an absolute http\(s\) URL, not "ftp://x"\n$`, 2},
+	{"sieve-capture --base-url /relative", "", `^$`, `^error \(usage\): --base-url must be an absolute http\(s\) URL, not "/relative"\n$`, 2},
 	// Usage errors: exit 2, one line in sieve's own words, with suggestions.
 	{"sieve distil", "", `^$`, `^error \(usage\): unknown command "distil"; did you mean "distill"\? \(--help lists the commands\)\n$`, 2},
 	{"sieve evidence ancor", "", `^$`, `^error \(usage\): unknown command "ancor"; did you mean "anchor"\?`, 2},
@@ -97,6 +102,10 @@ func TestCLI(t *testing.T) {
 	for _, tc := range cliCases {
 		t.Run(tc.args, func(t *testing.T) {
 			work := t.TempDir()
+			saved := `<!doctype html><title>Saved</title><main><h1>Saved</h1><p>Read the <a href="/section/other">other piece</a> and enough words besides to make a page of it, more and more of them.</p></main>`
+			if err := os.WriteFile(work+"/saved.html", []byte(saved), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			expand := strings.NewReplacer("$SITE", strings.TrimSuffix(base, "/"), "$WORK", work)
 			args := strings.Fields(expand.Replace(tc.args))
 			var stdout, stderr bytes.Buffer

@@ -106,7 +106,11 @@ func distill(c *cli.Context) error {
 	}
 	d := deliver{format: format, header: c.Bool("header"),
 		opts: render.Options{Out: out, NoEvidence: c.Bool("no-evidence"), Text: format == formatText && out != "-"}}
-	chain := jsonl.Chain("distill", cp.Stage(), normalize.Stage(), graph.Stage(), d.stage())
+	base, err := capture.ParseBaseURL(c.String("base-url"))
+	if err != nil {
+		return cliutil.Usagef("%v", err)
+	}
+	chain := jsonl.Chain("distill", capture.BaseURL(cp.Stage(), base), normalize.Stage(), graph.Stage(), d.stage())
 	var in io.Reader = cliutil.Stdin(c)
 	if c.NArg() > 0 {
 		in = strings.NewReader(strings.Join(c.Args().Slice(), "\n") + "\n")
