@@ -5,6 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-$PWD/bin}
 OUT=${OUT:-$PWD/artifacts}
+chromium=${SIEVE_CHROMIUM:-/usr/bin/chromium}
+if ! command -v "$chromium" >/dev/null 2>&1; then
+  echo "WARNING: Chromium is missing ($chromium): the render tier cannot run, so the script-built" >&2
+  echo "         page (/app) reads as spa_shell. Install it with: apt-get install chromium" >&2
+  echo >&2
+fi
 tmp=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 
@@ -15,6 +21,8 @@ for _ in $(seq 100); do [ -s "$tmp/urls.txt" ] && break; sleep 0.05; done
 head -n1 "$tmp/server.log"
 
 # The sample site lives on loopback, which sieve refuses unless told.
+# Some sample pages are blocked or walled on purpose: their exit status (13)
+# is expected here, and their count is on stderr.
 "$BIN/sieve" distill --allow-private --out "$OUT" <"$tmp/urls.txt" >"$tmp/artifacts.jsonl" || true
 
 echo
@@ -26,3 +34,8 @@ done <"$tmp/artifacts.jsonl"
 echo
 echo "Artifacts are in $OUT: open any index.md (what an agent reads), index.html (for a person),"
 echo "manifest.json (outcome first) or content.json (the whole graph, latent[] included)."
+echo
+echo "Next, try:"
+echo "  $BIN/sieve distill --format md https://example.com/           # any page as Markdown on stdout"
+echo "  $BIN/sieve distill --format md --header ./saved.html --base-url https://example.com/a  # a saved page"
+echo "  make install PREFIX=~/.local && sieve man | less                # the binaries, man pages, completions"
