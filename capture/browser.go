@@ -449,8 +449,19 @@ func (br *Browser) stop() {
 	killTree(br.pid)
 	waitExit(br.pid, 2*time.Second)
 	br.proxy.Close()
-	os.RemoveAll(br.profile)
+	removeProfile(br.profile)
 	br.b, br.proc, br.pid, br.proxy, br.mem = nil, nil, 0, nil, nil
+}
+
+// removeProfile removes a profile directory, again while a process of the
+// killed tree that has not died yet still writes into it.
+func removeProfile(dir string) {
+	for i := 0; i < 20; i++ {
+		if os.RemoveAll(dir) == nil {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // Close kills Chromium and removes its profile. Safe to call twice.
