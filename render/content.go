@@ -10,7 +10,8 @@ import (
 
 // ContentMarkdown is the page's main content as Markdown, for `sieve
 // distill --format markdown`: the title as a level-1 heading (a first
-// content heading that repeats it is not written again), then the
+// content heading that the title holds is written as the title, once),
+// then the
 // content blocks in reading order — headings, paragraphs with their links
 // inline, lists, tables, code, quotes and image descriptions. It leaves out
 // what index.md adds around the content (front matter, notice, section
@@ -18,7 +19,9 @@ import (
 // the audit), and chrome, forms and latent text as index.md does.
 //
 // With header, the front matter, the untrusted-content notice and the
-// outcome banner (when the outcome is not ok) come first, as in index.md.
+// outcome banner (when the outcome is not ok) come first, as in index.md,
+// and the page's summary follows the title; without it the summary, often
+// a description the page does not show, is left out.
 //
 // Page text is escaped with escapeMarkdown, as in index.md: the only
 // Markdown in the output is sieve's own. A link is written inline only
@@ -34,14 +37,22 @@ func ContentMarkdown(rec *graph.Record, header bool) []byte {
 			m.banner(rec.Outcome, rec.PDF != nil)
 		}
 	}
-	m.para("# " + headingText(titleOr(rec.Title)))
-	if v.summary != "" {
+	title, skip := rec.Title, -1
+	if len(v.blocks) > 0 && v.blocks[0].Type == graph.TypeHeading {
+		// A first heading the title holds ("Headline | Site") is the
+		// title: written once, as the page shows it.
+		if h := oneLine(v.blocks[0].Text); h != "" && strings.Contains(oneLine(title), h) {
+			title, skip = h, 0
+		}
+	}
+	m.para("# " + headingText(titleOr(title)))
+	if header && v.summary != "" {
 		m.para(escapeLines(v.summary))
 	}
 	links := blockLinks(rec.Links)
 	var list *mdList
 	for i, b := range v.blocks {
-		if i == 0 && b.Type == graph.TypeHeading && oneLine(b.Text) == oneLine(rec.Title) {
+		if i == skip {
 			continue // the title, already written
 		}
 		if b.Type == graph.TypeListItem {

@@ -30,7 +30,7 @@ var cliCases = []struct {
 	code           int
 }{
 	// Markdown, text and JSON on stdout; the summary on stderr.
-	{"sieve distill --format markdown --tier static --allow-private $SITE/article.html", "", `^# Second flush on the ridge[^\n]*\n\nAfter a dry winter`, `^sieve distill: 1 target: 1 ok\n$`, 0},
+	{"sieve distill --format markdown --tier static --allow-private $SITE/article.html", "", `^# Second flush on the ridge[^\n]*\n\nThe winter of 2023`, `^sieve distill: 1 target: 1 ok\n$`, 0},
 	{"sieve distill -f md -q --tier static --allow-private $SITE/article.html", "", `^# Second flush`, `^$`, 0},
 	{"sieve distill -f md --header -q --tier static --allow-private $SITE/article.html", "", `^---\noutcome: "ok"\n(?s:.*)> \*\*Untrusted content\.\*\*(?s:.*)\n# Second flush`, `^$`, 0},
 	{"sieve distill -f md -q --tier static --allow-private $SITE/docs.html", "", `(?m)^\| .* \|$`, `^$`, 0},

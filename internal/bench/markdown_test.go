@@ -1,0 +1,85 @@
+package bench
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/normalize"
+	"github.com/sieve-dev/sieve/render"
+)
+
+// TestQualityMarkdown: `sieve distill --format markdown`, with its Markdown
+// syntax stripped, scores at least the text mode's F1 minus 0.01 on the
+// samples of both sets (issue 13). The title line is left out of the score
+// as the text mode leaves it out (it is the page's <title>, which neither
+// ground truth holds; with it scrapinghub's sample scores about 0.012
+// lower, logged as "with title").
+func TestQualityMarkdown(t *testing.T) {
+	for _, set := range []struct {
+		name string
+		step int
+	}{{SetScrapinghub, 4}, {SetTrafilatura, 10}} {
+		pages := samplePages(t, set.name, set.step)
+		var textRows, mdRows, titled []ShingleCounts
+		var textSnip, mdSnip []SnippetCounts
+		for _, p := range pages {
+			rec, err := CapturePage(capturer, set.name, t.TempDir(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, err := normalize.Normalize(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := graph.Build(n)
+			full := string(render.ContentMarkdown(g, false))
+			_, body, _ := strings.Cut(full, "\n\n") // after the "# title" line
+			text, md := string(render.Text(g)), StripMarkdown(body)
+			if set.name == SetScrapinghub {
+				textRows, mdRows = append(textRows, Shingles(p.Body, text)), append(mdRows, Shingles(p.Body, md))
+				titled = append(titled, Shingles(p.Body, StripMarkdown(full)))
+			} else {
+				textSnip, mdSnip = append(textSnip, Snippets(p, text)), append(mdSnip, Snippets(p, md))
+			}
+		}
+		var ts, ms Score
+		if set.name == SetScrapinghub {
+			ts, ms = BodyScore(textRows), BodyScore(mdRows)
+		} else {
+			ts, ms = SnippetScore(textSnip), SnippetScore(mdSnip)
+		}
+		t.Logf("%s sample (%d pages): text F1 %.3f, markdown F1 %.3f (P %.3f R %.3f)", set.name, len(pages), ts.F1, ms.F1, ms.Precision, ms.Recall)
+		if len(titled) > 0 {
+			t.Logf("%s sample: markdown with title F1 %.3f", set.name, BodyScore(titled).F1)
+		}
+		if ms.F1 < ts.F1-0.01 {
+			t.Errorf("%s: markdown F1 %.3f is below text F1 %.3f - 0.01", set.name, ms.F1, ts.F1)
+		}
+	}
+}
+
+var (
+	mdImage    = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
+	mdLink     = regexp.MustCompile(`\[((?:[^\]\\]|\\.)*)\]\([^)]*\)`)
+	mdLineMark = regexp.MustCompile(`(?m)^(\s*(#{1,6} |[-*+] |\d{1,9}[.)] |> ?)+)`)
+	mdRule     = regexp.MustCompile(`(?m)^\|( --- \|)+$`)
+	mdFence    = regexp.MustCompile("(?m)^(`{3,}|~{3,}).*$")
+	mdEscape   = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~])`)
+)
+
+// StripMarkdown removes the Markdown syntax ContentMarkdown writes, leaving
+// the words: markers, link and image syntax (keeping their text), table
+// rules and pipes, fences and backslash escapes.
+func StripMarkdown(s string) string {
+	s = mdImage.ReplaceAllString(s, "$1")
+	s = mdLink.ReplaceAllString(s, "$1")
+	s = mdRule.ReplaceAllString(s, "")
+	s = mdFence.ReplaceAllString(s, "")
+	s = mdLineMark.ReplaceAllString(s, "")
+	s = strings.ReplaceAll(s, " | ", " ")
+	s = strings.ReplaceAll(s, "| ", "")
+	s = strings.ReplaceAll(s, " |", "")
+	return mdEscape.ReplaceAllString(s, "$1")
+}
