@@ -12,13 +12,13 @@ import (
 // external anything; only the inline stylesheet sieve writes.
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'"
 
-const stylesheet = `body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f;background:#fff}
+const stylesheet = `body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f;background:#fff;overflow-wrap:anywhere}
 .notice{border-left:4px solid #8a6d00;background:#fff8e1;padding:.5rem .75rem}
 .outcome{border-left:4px solid #b00020;background:#fdecea;padding:.5rem .75rem;margin:1rem 0}
 .meta{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .75rem;font-size:.85rem;color:#555}
 .meta dt{font-weight:600}.meta dd{margin:0;overflow-wrap:anywhere}
-pre{background:#f5f5f7;padding:.75rem;overflow-x:auto}code{font-family:ui-monospace,monospace;font-size:.9em}
-table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
+pre{background:#f5f5f7;padding:.75rem;overflow-x:auto}.outcome pre{white-space:pre-wrap}code{font-family:ui-monospace,monospace;font-size:.9em}
+table{border-collapse:collapse;margin:1rem 0;display:block;overflow-x:auto}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
 blockquote{border-left:3px solid #ccc;margin-left:0;padding-left:1rem;color:#444}
 figure{border:1px dashed #aaa;padding:.5rem;margin:1rem 0}.summary{font-style:italic}
 .appendix{border-top:2px solid #ddd;margin-top:2rem}`

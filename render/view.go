@@ -149,11 +149,28 @@ func navigation(rec *graph.Record) ([]navGroup, int) {
 		if !ok {
 			i = len(groups)
 			index[g] = i
-			groups = append(groups, navGroup{name: g})
+			groups = append(groups, navGroup{name: chromeLabel(g)})
 		}
 		groups[i].links = append(groups[i].links, l)
 	}
 	return groups, more
+}
+
+// chromeLabels are the human names of the navigation groups, by the
+// chrome kind of the block the links sit in.
+var chromeLabels = map[string]string{
+	"navigation": "Site navigation", "header": "Header", "footer": "Footer",
+	"sidebar": "Sidebar", "link_list": "Link lists", "comments": "Comments",
+	"share": "Sharing", "ad": "Advertising", "cookie_banner": "Cookie notice",
+	"other": "Other links",
+}
+
+// chromeLabel names a navigation group for a reader.
+func chromeLabel(kind string) string {
+	if l, ok := chromeLabels[kind]; ok {
+		return l
+	}
+	return capitalise(strings.ReplaceAll(kind, "_", " "))
 }
 
 // webURL reports whether href may become a link: absolute http(s) only.
