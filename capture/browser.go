@@ -164,6 +164,15 @@ type Browser struct {
 	// afterNav, when set (tests only), runs once a page's navigation
 	// has started: it is how a test crashes a tab mid-read.
 	afterNav atomic.Pointer[func(p *rod.Page, url string)]
+
+	// live is what Abort needs, readable without mu (which a read in
+	// flight may hold).
+	live atomic.Pointer[runningBrowser]
+}
+
+type runningBrowser struct {
+	pid     int
+	profile string
 }
 
 // tab is one read's page, in its own browser context behind its own proxy.
@@ -265,6 +274,7 @@ func (br *Browser) launch() error {
 	}
 	br.flags = launchFlags(proc.args)
 	br.b, br.proc, br.pid, br.profile, br.version, br.proxy, br.guard = b, proc, pid, dir, *v, px, g
+	br.live.Store(&runningBrowser{pid: pid, profile: dir})
 	br.sandboxed, br.runAs, br.note = proc.sandboxed, proc.user, proc.note
 	br.mem = startMemWatch(pid, br.opts.MemoryMB)
 	br.gen++
@@ -451,6 +461,7 @@ func (br *Browser) stop() {
 	br.proxy.Close()
 	removeProfile(br.profile)
 	br.b, br.proc, br.pid, br.proxy, br.mem = nil, nil, 0, nil, nil
+	br.live.Store(nil)
 }
 
 // removeProfile removes a profile directory, again while a process of the
@@ -461,6 +472,16 @@ func removeProfile(dir string) {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Abort kills Chromium's process tree and removes its profile at once,
+// without waiting for reads in flight (a second interrupt). Close may run
+// beside it.
+func (br *Browser) Abort() {
+	if r := br.live.Swap(nil); r != nil {
+		killTree(r.pid)
+		removeProfile(r.profile)
 	}
 }
 

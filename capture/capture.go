@@ -105,6 +105,14 @@ func (c *Capturer) Close() {
 	}
 }
 
+// Abort kills the browser at once (its profile removed), for a forced exit:
+// reads in flight are not waited for.
+func (c *Capturer) Abort() {
+	if c.browser != nil {
+		c.browser.Abort()
+	}
+}
+
 // Capture fetches t. A failed fetch is a Record with Error set, never an
 // error: failures are data for the later stages.
 func (c *Capturer) Capture(ctx context.Context, t Target) Record {

@@ -84,10 +84,10 @@ func run(c *cli.Context) error {
 		}
 	}
 	cp := New(opts)
-	defer cp.Close()
-	// A second signal exits without waiting for the deferred Close: it
-	// gets its own short chance to kill Chromium and remove the profile.
-	defer cliutil.OnForcedExit(c.Context, cp.Close)()
+	// A second signal does not wait for Close: it gets its own short
+	// chance to kill Chromium and remove the profile, until Close is done.
+	unregister := cliutil.OnForcedExit(c.Context, cp.Abort)
+	defer func() { cp.Close(); unregister() }()
 	if err := cp.Ready(); err != nil {
 		return err
 	}

@@ -142,8 +142,10 @@ func crawl(c *cli.Context) error {
 	stderr := cliutil.Stderr(c)
 	prog := progress(c, stderr)
 	cp := capture.New(opts)
-	defer cp.Close()
-	defer cliutil.OnForcedExit(c.Context, cp.Close)()
+	// A second signal does not wait for Close: it gets its own short
+	// chance to kill Chromium and remove the profile, until Close is done.
+	unregister := cliutil.OnForcedExit(c.Context, cp.Abort)
+	defer func() { cp.Close(); unregister() }()
 	if err := cp.Ready(); err != nil {
 		return err
 	}
