@@ -14,7 +14,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 
 .PHONY: install static man
-.PHONY: all build demo test check-go deps lint unit race ajv mcp-client mcp-conformance e2e bench bench-go bench-mcp bench-stream bench-render bench-quality bench-quality-peers bench-pdf bench-crop bench-crawl testpdfs clean
+.PHONY: all build demo test test-start check-go deps lint unit race ajv mcp-client mcp-conformance e2e bench bench-go bench-mcp bench-stream bench-render bench-quality bench-quality-peers bench-pdf bench-crop bench-crawl testpdfs clean
 
 all: build
 
@@ -61,18 +61,25 @@ demo: build
 	@scripts/ensure-tools.sh jq
 	@scripts/demo.sh
 
-test: check-go deps lint unit race ajv mcp-client
+test: check-go test-start deps lint unit race ajv mcp-client
+	@echo "make test: all passes ran:"; sed 's/^/  /' $(BIN)/.test-summary
+
+# test-start: a fresh summary file; unit and race append their closing lines
+# (N passed, N failed, N skipped) through internal/testsum.
+test-start:
+	@mkdir -p $(BIN) && rm -f $(BIN)/.test-summary
+	@$(GO) build -o $(BIN)/testsum ./internal/testsum
 
 lint:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-unit:
-	$(GO) test -count=1 ./...
+unit: test-start
+	set -o pipefail; $(GO) test -count=1 -json ./... 2>&1 | TESTSUM_FILE=$(BIN)/.test-summary $(BIN)/testsum unit
 
-race:
-	$(GO) test -count=1 -race $(RACE_PKGS)
+race: test-start
+	set -o pipefail; $(GO) test -count=1 -race -json $(RACE_PKGS) 2>&1 | TESTSUM_FILE=$(BIN)/.test-summary $(BIN)/testsum race
 
 # ajv validates the EEF schemas' examples and the written evidence with an
 # independent validator (npm ajv); it fails under CI=true when it cannot run.

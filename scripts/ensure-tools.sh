@@ -10,10 +10,18 @@ for t in "$@"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-  echo "installing ${missing[*]} with apt-get" >&2
-  apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  exit 0
+  echo "installing ${missing[*]} with apt-get (waiting up to 10 minutes for another apt or dpkg to finish)" >&2
+  log=$(mktemp)
+  lock=(-o DPkg::Lock::Timeout=600)
+  if DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" update -qq >"$log" 2>&1 &&
+     DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -qq "${missing[@]}" >>"$log" 2>&1; then
+    rm -f "$log"
+    exit 0
+  fi
+  cat "$log" >&2
+  rm -f "$log"
+  echo "apt-get could not install ${missing[*]}" >&2
+  exit 1
 fi
 echo "missing: ${missing[*]}. Install with: sudo apt-get install -y ${missing[*]}" >&2
 exit 1
