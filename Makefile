@@ -62,7 +62,7 @@ demo: build
 	@scripts/demo.sh
 
 test: check-go test-start deps lint unit race ajv mcp-client
-	@echo "make test: all passes ran:"; sed 's/^/  /' $(BIN)/.test-summary
+	@echo "make test: all passes ran:"; cat $(BIN)/.test-summary
 
 # test-start: a fresh summary file; unit and race append their closing lines
 # (N passed, N failed, N skipped) through internal/testsum.
