@@ -40,7 +40,6 @@ func (g *targetGuard) attached(b *rod.Browser, e *proto.TargetAttachedToTarget) 
 	if info == nil {
 		return
 	}
-
 	switch info.Type {
 	case proto.TargetTargetInfoTypePage:
 		if info.OpenerID == "" && info.OpenerFrameID == "" {

@@ -40,7 +40,7 @@ func startChromium(ctx context.Context, bin string, flags []string, profile stri
 		if err := chownTree(profile, unprivilegedUID, unprivilegedUID); err != nil {
 			return nil, err
 		}
-		cred = &syscall.Credential{Uid: unprivilegedUID, Gid: unprivilegedUID, NoSetGroups: true}
+		cred = &syscall.Credential{Uid: unprivilegedUID, Gid: unprivilegedUID, Groups: []uint32{}} // no supplementary group of root's either
 		user = "nobody"
 	}
 	p, err := spawnChromium(ctx, bin, flags, profile, cred)
