@@ -18,8 +18,8 @@ const longText = `<p>The greedy page still has an article of its own: a few sent
 func TestRenderMemoryBudget(t *testing.T) {
 	needChromium(t)
 	site := newContainSite(t, map[string]string{
-		"/heap":    `<html><body>` + filler + longText + `<script>setInterval(() => { document.title = Math.random(); }, 50); const keep = []; setInterval(() => { for (let i = 0; i < 200; i++) keep.push(new Array(10000).fill(Math.random())); }, 5);</script></body></html>`,
-		"/buffers": `<html><body>` + filler + longText + `<script>setInterval(() => { document.title = Math.random(); }, 50); const keep = []; setInterval(() => { const b = new Uint8Array(32 << 20); b.fill(1); keep.push(b); }, 20);</script></body></html>`,
+		"/heap":    `<html><body>` + filler + longText + `<img src="/hang"><script>setInterval(() => { document.title = Math.random(); }, 50); const keep = []; setInterval(() => { for (let i = 0; i < 200; i++) keep.push(new Array(10000).fill(Math.random())); }, 5);</script></body></html>`,
+		"/buffers": `<html><body>` + filler + longText + `<img src="/hang"><script>setInterval(() => { document.title = Math.random(); }, 50); const keep = []; setInterval(() => { const b = new Uint8Array(32 << 20); b.fill(1); keep.push(b); }, 20);</script></body></html>`,
 		"/fine":    page("fine", `<p>An ordinary page after the greedy ones, rendered as usual with all of its text intact and readable.</p>`),
 	})
 	cp := containCapturerWith(t, site, capture.TierRender, func(o *capture.Options) {

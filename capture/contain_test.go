@@ -117,6 +117,8 @@ func newContainSite(t *testing.T, pages map[string]string) *containSite {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
 		w.Header().Set("Content-Type", "image/gif")
 	})
+	// /hang never answers: a page that loads it never goes network-quiet
+	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.uas = append(s.uas, r.UserAgent())

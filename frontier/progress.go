@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sieve-dev/sieve/internal/cliutil"
 )
 
 // Progress reports a crawl on stderr: on a terminal a live line rewritten
@@ -165,32 +166,7 @@ func (p *Progress) sessionDone() int {
 }
 
 // outcomes is "1190 ok, 10 blocked, 2 error": ok first, error last.
-func (p *Progress) outcomes() string {
-	keys := make([]string, 0, len(p.counts))
-	for k := range p.counts {
-		keys = append(keys, k)
-	}
-	rank := func(k string) int {
-		switch k {
-		case "ok":
-			return 0
-		case "error":
-			return 2
-		}
-		return 1
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if a, b := rank(keys[i]), rank(keys[j]); a != b {
-			return a < b
-		}
-		return keys[i] < keys[j]
-	})
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%d %s", p.counts[k], k)
-	}
-	return strings.Join(parts, ", ")
-}
+func (p *Progress) outcomes() string { return cliutil.OutcomeCounts(p.counts) }
 
 // Summary writes the crawl's end-of-run line (the count by outcome is the
 // command's own summary line, after it).

@@ -200,29 +200,6 @@ func (r *Run) finish(w io.Writer, err error) error {
 
 // summary is "N lines: 3 ok, 1 blocked, 1 error".
 func (r *Run) summary() string {
-	keys := make([]string, 0, len(r.counts))
-	for k := range r.counts {
-		keys = append(keys, k)
-	}
-	rank := func(k string) int {
-		switch k {
-		case "ok":
-			return 0
-		case "error":
-			return 2
-		}
-		return 1
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if a, b := rank(keys[i]), rank(keys[j]); a != b {
-			return a < b
-		}
-		return keys[i] < keys[j]
-	})
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%d %s", r.counts[k], k)
-	}
 	noun := "target"
 	if !r.manual {
 		noun = "line"
@@ -230,7 +207,7 @@ func (r *Run) summary() string {
 	if r.lines != 1 {
 		noun += "s"
 	}
-	return fmt.Sprintf("%d %s: %s", r.lines, noun, strings.Join(parts, ", "))
+	return fmt.Sprintf("%d %s: %s", r.lines, noun, OutcomeCounts(r.counts))
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -467,4 +444,33 @@ func dashes(name string) string {
 		return "-" + name
 	}
 	return "--" + name
+}
+
+// OutcomeCounts is "3 ok, 1 blocked, 1 error": ok first, error last, the
+// rest by name.
+func OutcomeCounts(counts map[string]int) string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	rank := func(k string) int {
+		switch k {
+		case "ok":
+			return 0
+		case "error":
+			return 2
+		}
+		return 1
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if a, b := rank(keys[i]), rank(keys[j]); a != b {
+			return a < b
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%d %s", counts[k], k)
+	}
+	return strings.Join(parts, ", ")
 }
