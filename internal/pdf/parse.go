@@ -65,7 +65,8 @@ func (b Box) Union(o Box) Box {
 
 // Error kinds of a document that could not be opened.
 var (
-	ErrEncrypted = errors.New("encrypted: a password is needed")
+	ErrEncrypted     = errors.New("encrypted: a password is needed")
+	ErrWrongPassword = errors.New("encrypted: the password given does not open it")
 	ErrBroken    = errors.New("not a readable PDF")
 	ErrTooSlow   = errors.New("reading took longer than the limit and was stopped")
 )
@@ -74,7 +75,13 @@ var (
 // ErrEncrypted, a file PDFium cannot open one wrapping ErrBroken, one
 // that takes longer than docTimeout one wrapping ErrTooSlow. A page that
 // cannot be read is kept with Err set.
-func Parse(data []byte) (*Document, error) {
+func Parse(data []byte) (*Document, error) { return ParsePassword(data, "") }
+
+// ParsePassword is Parse with the password of an encrypted document (its
+// user or owner password); "" is none. A document it does not open gives
+// an error wrapping ErrWrongPassword (ErrEncrypted when password is "").
+// An unencrypted document ignores it. The password is in no error.
+func ParsePassword(data []byte, password string) (*Document, error) {
 	engMu.Lock()
 	defer engMu.Unlock()
 	e, err := getEngine()
@@ -83,7 +90,7 @@ func Parse(data []byte) (*Document, error) {
 	}
 	inst := e.inst
 	watchdog := time.AfterFunc(docTimeout, func() { inst.Kill() })
-	doc, err := e.parse(data)
+	doc, err := e.parse(data, password)
 	fired := !watchdog.Stop()
 	if fired {
 		doc, err = nil, fmt.Errorf("%w (%s)", ErrTooSlow, docTimeout)
@@ -103,10 +110,14 @@ func Parse(data []byte) (*Document, error) {
 // tests.
 var docTimeout = 2 * time.Minute
 
-func (e *engine) parse(data []byte) (*Document, error) {
-	opened, err := e.inst.FPDF_LoadMemDocument(&requests.FPDF_LoadMemDocument{Data: &data})
+func (e *engine) parse(data []byte, password string) (*Document, error) {
+	req := &requests.FPDF_LoadMemDocument{Data: &data}
+	if password != "" {
+		req.Password = &password
+	}
+	opened, err := e.inst.FPDF_LoadMemDocument(req)
 	if err != nil {
-		return nil, openError(err)
+		return nil, openError(err, password != "")
 	}
 	doc := opened.Document
 	defer e.inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc})
@@ -129,8 +140,13 @@ func (e *engine) parse(data []byte) (*Document, error) {
 	return out, nil
 }
 
-func openError(err error) error {
+// openError is the kind of a document PDFium did not open; withPassword:
+// a password was given. (PDFium's error is a code and its name, never the
+// password.)
+func openError(err error, withPassword bool) error {
 	switch {
+	case errors.Is(err, pdferrors.ErrPassword) && withPassword:
+		return fmt.Errorf("%w (%v)", ErrWrongPassword, err)
 	case errors.Is(err, pdferrors.ErrPassword), errors.Is(err, pdferrors.ErrSecurity):
 		return fmt.Errorf("%w (%v)", ErrEncrypted, err)
 	}

@@ -117,6 +117,45 @@ func TestEncrypted(t *testing.T) {
 	}
 }
 
+// TestPassword: the user password opens an encrypted document, a wrong one
+// says so, and no error carries the password.
+func TestPassword(t *testing.T) {
+	doc, err := pdftest.EncryptedDoc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParsePassword(doc.PDF, doc.Password)
+	if err != nil {
+		t.Fatalf("ParsePassword(right password) = %v", err)
+	}
+	if len(got.Pages) != 1 {
+		t.Fatalf("read %d pages, want 1", len(got.Pages))
+	}
+	if _, ok := findWord(got.Pages[0], "Locked"); !ok {
+		t.Errorf("no word Locked on the page: %v", got.Pages[0].Lines())
+	}
+	if _, err := ParsePassword(doc.PDF, "owner"); err != nil {
+		t.Errorf("ParsePassword(owner password) = %v", err)
+	}
+	_, err = ParsePassword(doc.PDF, "hunter2-wrong")
+	if !errors.Is(err, ErrWrongPassword) || errors.Is(err, ErrEncrypted) {
+		t.Fatalf("ParsePassword(wrong password) = %v, want ErrWrongPassword", err)
+	}
+	if strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("the error %q carries the password", err)
+	}
+	if _, err := ParsePassword(doc.PDF, ""); !errors.Is(err, ErrEncrypted) {
+		t.Errorf("ParsePassword(no password) = %v, want ErrEncrypted", err)
+	}
+	plain, err := pdftest.TwoColumn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParsePassword(plain.PDF, "unused"); err != nil {
+		t.Errorf("an unencrypted document with a password: %v", err)
+	}
+}
+
 func TestBroken(t *testing.T) {
 	garbage := append([]byte("%PDF-1.7\n"), []byte("this is not a PDF body \x00\x01\x02 at all\n")...)
 	for name, data := range map[string][]byte{"garbage": garbage, "empty": {}, "header only": []byte("%PDF-")} {

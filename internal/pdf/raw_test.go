@@ -75,7 +75,7 @@ func parseVia(t *testing.T, data []byte, raw bool) (*Document, error) {
 	if !raw {
 		e.raw = nil // renew binds it again
 	}
-	doc, err := e.parse(data)
+	doc, err := e.parse(data, "")
 	if err := e.renew(); err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ const maxCropPixels = 40_000_000
 func (e *engine) render(data []byte, regions []Region, dpi int) ([]*image.RGBA, []error, error) {
 	opened, err := e.inst.FPDF_LoadMemDocument(&requests.FPDF_LoadMemDocument{Data: &data})
 	if err != nil {
-		return nil, nil, openError(err)
+		return nil, nil, openError(err, false)
 	}
 	doc := opened.Document
 	defer e.inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc})
