@@ -67,8 +67,8 @@ func (b Box) Union(o Box) Box {
 var (
 	ErrEncrypted     = errors.New("encrypted: a password is needed")
 	ErrWrongPassword = errors.New("encrypted: the password given does not open it")
-	ErrBroken    = errors.New("not a readable PDF")
-	ErrTooSlow   = errors.New("reading took longer than the limit and was stopped")
+	ErrBroken        = errors.New("not a readable PDF")
+	ErrTooSlow       = errors.New("reading took longer than the limit and was stopped")
 )
 
 // Parse reads data as a PDF. An encrypted document gives an error wrapping
