@@ -182,7 +182,7 @@ func (c *Capturer) fillBody(rec *Record, body []byte, truncated bool, contentTyp
 	mt, label := mediaType(contentType, body)
 	rec.ContentType = mt
 	if isPDF(mt, body) {
-		fillPDF(rec, body, truncated)
+		fillPDF(rec, body, truncated, c.opts.PDFPassword)
 		c.keepPDF(rec, body)
 		return
 	}

@@ -1,7 +1,10 @@
 package capture
 
 import (
+	"errors"
+	"fmt"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -66,6 +69,8 @@ func Flags() []cli.Flag {
 		&cli.IntFlag{Name: "sweep-steps", Value: d.Browser.SweepSteps, Usage: "most viewport-high scroll steps of the lazy-content sweep"},
 		&cli.IntFlag{Name: "restart-every", Value: d.Browser.RestartEvery, Usage: "pages per browser process before it is restarted"},
 		&cli.StringFlag{Name: "base-url", Usage: "resolve a local file's links and canonical URL against this http(s) `URL`, the address it was saved from (nothing is fetched from it)"},
+		&cli.StringFlag{Name: "password", Usage: "open encrypted PDFs with this `PASSWORD` (user or owner); it is written to no record. Other users can see a command line: prefer --password-file"},
+		&cli.StringFlag{Name: "password-file", Usage: "open encrypted PDFs with the password on the first line of `FILE`"},
 		&cli.StringFlag{Name: "blobs", Usage: "directory (content-addressed) for full-page screenshots of rendered pages and the bytes of PDFs (under their source_fingerprint); none kept when empty"},
 	}
 }
@@ -130,7 +135,47 @@ func OptionsFrom(c *cli.Context) (Options, error) {
 		return o, cliutil.Usagef("%v", err)
 	}
 	o.AllowAddrs = addrs
+	if o.PDFPassword, err = password(c); err != nil {
+		return o, err
+	}
 	return o, validate(o)
+}
+
+// password is --password, or the first line of --password-file (its line
+// end removed); "" when neither is given. The errors never show it.
+func password(c *cli.Context) (string, error) {
+	switch {
+	case c.IsSet("password") && c.IsSet("password-file"):
+		return "", cliutil.Usagef("--password and --password-file: give one of them")
+	case c.IsSet("password"):
+		if c.String("password") == "" {
+			return "", cliutil.Usagef("--password cannot be empty")
+		}
+		return c.String("password"), nil
+	case !c.IsSet("password-file"):
+		return "", nil
+	}
+	name := c.String("password-file")
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return "", cliutil.Usagef("--password-file: %v", unwrapPath(err))
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	line = strings.TrimSuffix(line, "\r")
+	if line == "" {
+		return "", cliutil.Usagef("--password-file: the first line of %s is empty", name)
+	}
+	return line, nil
+}
+
+// unwrapPath is a file error without its operation: "open x: no such file
+// or directory" becomes "x: no such file or directory".
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
+	}
+	return err
 }
 
 func validate(o Options) error {

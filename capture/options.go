@@ -33,6 +33,10 @@ type Options struct {
 	Retries        int           // retries after 429, or 503 with Retry-After
 	MaxRetryWait   time.Duration // longest wait a Retry-After may ask for
 
+	// PDFPassword opens encrypted PDFs (their user or owner password); ""
+	// is none. It is in no record: not in the trace, not in an error.
+	PDFPassword string
+
 	Tier    string         // static | render | auto; "" is static (the command's default is auto)
 	Browser BrowserOptions // render tier
 }

@@ -18,9 +18,10 @@ func isPDF(mt string, body []byte) bool {
 	return mt == pdfType || bytes.HasPrefix(body, []byte("%PDF-"))
 }
 
-// fillPDF reads a PDF body into rec.PDF instead of a body. A document that
-// cannot be read, or one cut at the size cap, is error kind "pdf".
-func fillPDF(rec *Record, body []byte, truncated bool) {
+// fillPDF reads a PDF body into rec.PDF instead of a body, opening an
+// encrypted one with password ("" for none). A document that cannot be
+// read, or one cut at the size cap, is error kind "pdf".
+func fillPDF(rec *Record, body []byte, truncated bool, password string) {
 	rec.ContentType = pdfType
 	rec.BodyOmitted = "PDF: its pages and text are in pdf"
 	if len(body) == 0 {
@@ -28,9 +29,12 @@ func fillPDF(rec *Record, body []byte, truncated bool) {
 		rec.Error = &Error{Kind: ErrPDF, Message: "PDF: the body is empty"}
 		return
 	}
-	doc, err := pdf.Parse(body)
+	doc, err := pdf.ParsePassword(body, password)
 	switch {
 	case errors.Is(err, pdf.ErrEncrypted):
+		rec.Error = &Error{Kind: ErrPDF, Message: "PDF is " + err.Error() + ": give it with --password or --password-file"}
+		return
+	case errors.Is(err, pdf.ErrWrongPassword):
 		rec.Error = &Error{Kind: ErrPDF, Message: "PDF is " + err.Error()}
 		return
 	case errors.Is(err, pdf.ErrTooSlow):

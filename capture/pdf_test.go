@@ -165,6 +165,47 @@ func TestPDFErrors(t *testing.T) {
 	}
 }
 
+// TestPDFPassword: --password opens an encrypted PDF, a wrong one and none
+// say which, and the password is in no record.
+func TestPDFPassword(t *testing.T) {
+	doc, err := pdftest.EncryptedDoc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := servePDF(t, doc.PDF, "application/pdf")
+	cases := []struct {
+		name, password, want string // want: in the error message; "" for none
+	}{
+		{"right", doc.Password, ""},
+		{"wrong", "hunter2", "encrypted: the password given does not open it"},
+		{"none", "", "encrypted: a password is needed (4: invalid password): give it with --password or --password-file"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			o := testOptions()
+			o.PDFPassword = tc.password
+			rec := captureURL(t, newCapturer(t, o), url)
+			b, err := codec.Marshal(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.password != "" && strings.Contains(string(b), tc.password) {
+				t.Errorf("the record carries the password %q", tc.password)
+			}
+			if tc.want == "" {
+				if rec.Error != nil || rec.PDF == nil || !strings.Contains(string(b), `"text":"Locked"`) {
+					t.Fatalf("error %v, pdf %v; want the page read, with the word Locked", rec.Error, rec.PDF != nil)
+				}
+				return
+			}
+			wantError(t, rec, ErrPDF)
+			if !strings.Contains(rec.Error.Message, tc.want) || rec.PDF != nil {
+				t.Errorf("error %q, pdf %v; want a message with %q and no pdf facts", rec.Error.Message, rec.PDF != nil, tc.want)
+			}
+		})
+	}
+}
+
 // TestPDFSizeCap: a PDF cut at --max-bytes is error kind pdf that says so.
 func TestPDFSizeCap(t *testing.T) {
 	data, _ := samplePDF(t)
