@@ -5,7 +5,8 @@ SHELL := /bin/bash
 GO    ?= go
 BIN   := $(CURDIR)/bin
 CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-sample sieve-verify sieve-anchor sieve-crop sieve-frontier
-# Packages whose code runs concurrently: their tests also run under -race.
+# Packages whose code runs concurrently: their tests run under -race (and
+# only there: the race pass runs the same tests, so unit skips them).
 RACE_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./cmd/sieve/... ./internal/mcpserver/... ./frontier/...
 
 # make install puts the binaries, their man pages and sieve's shell
@@ -76,7 +77,7 @@ lint:
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 unit: test-start
-	set -o pipefail; $(GO) test -count=1 -json ./... 2>&1 | TESTSUM_FILE=$(BIN)/.test-summary $(BIN)/testsum unit
+	set -o pipefail; $(GO) test -count=1 -json $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACE_PKGS) | sort)) 2>&1 | TESTSUM_FILE=$(BIN)/.test-summary $(BIN)/testsum unit
 
 race: test-start
 	set -o pipefail; $(GO) test -count=1 -race -json $(RACE_PKGS) 2>&1 | TESTSUM_FILE=$(BIN)/.test-summary $(BIN)/testsum race

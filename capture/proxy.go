@@ -34,6 +34,8 @@ type policyProxy struct {
 	deny  string // non-empty: every request is refused, for this reason
 	mu    sync.Mutex
 	log   []Refusal
+	seen  map[Refusal]bool
+	extra int               // refusals past maxLogged, counted only
 	conns map[net.Conn]bool // open tunnels, closed with the proxy
 }
 
@@ -103,8 +105,27 @@ func (p *policyProxy) Refused() []Refusal {
 
 func (p *policyProxy) refuse(url, reason string) {
 	p.mu.Lock()
-	p.log = append(p.log, Refusal{URL: url, ResourceType: "Other", Reason: reason})
-	p.mu.Unlock()
+	defer p.mu.Unlock()
+	r := Refusal{URL: url, ResourceType: "Other", Reason: reason}
+	if p.seen[r] {
+		return
+	}
+	if len(p.log) >= maxLogged {
+		p.extra++
+		return
+	}
+	if p.seen == nil {
+		p.seen = map[Refusal]bool{}
+	}
+	p.seen[r] = true
+	p.log = append(p.log, r)
+}
+
+// Unlisted counts the distinct refusals past maxLogged.
+func (p *policyProxy) Unlisted() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.extra
 }
 
 // reasonFor is the refusal reason of url, if the proxy refused it.

@@ -73,7 +73,8 @@ type netWatch struct {
 	navigated bool // the page replaced the served document
 	reqs      map[proto.NetworkRequestID]netReq
 	refused   []Refusal       // requests the proxy refused, as the page saw them
-	sockets   map[string]bool // WebSocket URLs the page opened
+	unlisted  int             // refusals past maxLogged, counted only
+	sockets   map[string]bool // WebSocket URLs the page opened (at most maxLogged)
 	onCrash   func()
 }
 
@@ -133,10 +134,16 @@ func (w *netWatch) handlers() []any {
 			}
 			w.done(e.RequestID)
 		},
-		func(e *proto.NetworkWebSocketCreated) { w.mu.Lock(); w.sockets[e.URL] = true; w.mu.Unlock() },
+		func(e *proto.NetworkWebSocketCreated) {
+			w.mu.Lock()
+			if len(w.sockets) < maxLogged {
+				w.sockets[e.URL] = true
+			}
+			w.mu.Unlock()
+		},
 		func(e *proto.PageWindowOpen) {
 			w.mu.Lock()
-			w.refused = append(w.refused, Refusal{URL: e.URL, ResourceType: "Popup", Reason: "a new window or tab (window.open, target=_blank): not opened"})
+			w.note(Refusal{URL: e.URL, ResourceType: "Popup", Reason: "a new window or tab (window.open, target=_blank): not opened"})
 			w.mu.Unlock()
 		},
 		func(e *proto.PageLoadEventFired) { w.mu.Lock(); w.loaded = true; w.mu.Unlock() },
@@ -161,7 +168,17 @@ func (w *netWatch) refuse(id proto.NetworkRequestID) {
 	if kind == "" {
 		kind = "Other"
 	}
-	w.refused = append(w.refused, Refusal{URL: r.url, ResourceType: kind, TopLevel: r.topLevel})
+	w.note(Refusal{URL: r.url, ResourceType: kind, TopLevel: r.topLevel})
+}
+
+// note keeps a refusal; past maxLogged it is only counted (the page's own
+// navigation is always kept: it is the outcome's evidence). w.mu is held.
+func (w *netWatch) note(r Refusal) {
+	if len(w.refused) >= maxLogged && !r.TopLevel {
+		w.unlisted++
+		return
+	}
+	w.refused = append(w.refused, r)
 }
 
 func (w *netWatch) done(id proto.NetworkRequestID) {
@@ -316,9 +333,9 @@ func (br *Browser) readIn(ctx context.Context, t *tab, nav navigation, store blo
 	}
 	r.headers = cdpHeaders(w.headers)
 	page := append([]Refusal{}, w.refused...)
-	sockets := w.sockets
+	sockets, unlisted := w.sockets, w.unlisted
 	w.mu.Unlock()
-	r.render.Refused = mergeRefusals(page, t.proxy.Refused(), sockets, br.guard.closedIn(t.ctxID))
+	r.render.Refused, r.render.RefusedMore = listRefusals(mergeRefusals(page, t.proxy.Refused(), sockets, br.guard.closedIn(t.ctxID)), unlisted+t.proxy.Unlisted())
 	r.render.Dialogs = d.list()
 	r.finalURL = r.render.FinalURL
 	r.render.Status = r.status
@@ -368,7 +385,7 @@ func serveHandler(p *rod.Page, w *netWatch, nav navigation) func(*proto.FetchReq
 				}.Call(p)
 			case top && nav.deny != "":
 				w.mu.Lock()
-				w.refused = append(w.refused, Refusal{URL: e.Request.URL, ResourceType: "Document", Reason: nav.deny + ": the page's navigation away was stopped", TopLevel: true})
+				w.note(Refusal{URL: e.Request.URL, ResourceType: "Document", Reason: nav.deny + ": the page's navigation away was stopped", TopLevel: true})
 				w.mu.Unlock()
 				_ = proto.FetchFailRequest{RequestID: e.RequestID, ErrorReason: proto.NetworkErrorReasonAborted}.Call(p)
 			default:
@@ -414,6 +431,23 @@ func clip(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
+}
+
+// maxLogged bounds what a page's read keeps of its refused requests while
+// it runs; maxRefusals bounds what the record lists. A page that makes
+// thousands of distinct refused requests costs a count, not memory.
+const (
+	maxLogged   = 1000
+	maxRefusals = 100
+)
+
+// listRefusals keeps the first maxRefusals of the sorted list (the page's
+// own navigation sorts first) and counts the rest with those never logged.
+func listRefusals(all []Refusal, unlisted int) ([]Refusal, int) {
+	if len(all) <= maxRefusals {
+		return all, unlisted
+	}
+	return all[:maxRefusals:maxRefusals], unlisted + len(all) - maxRefusals
 }
 
 // mergeRefusals joins what the page saw refused (with resource types) and

@@ -24,6 +24,7 @@ type Render struct {
 	Navigated         bool       `json:"navigated,omitempty"`          // a script or meta refresh loaded another document than the served one
 	FrameGaps         []FrameGap `json:"frame_gaps"`                   // frames the walker could not enter
 	Refused           []Refusal  `json:"refused,omitempty"`            // requests the address policy kept from leaving the browser, and windows closed unopened
+	RefusedMore       int        `json:"refused_more,omitempty"`       // refusals not listed (at most 100 are); past 1,000 repeats count again
 	Dialogs           []Dialog   `json:"dialogs,omitempty"`            // JavaScript dialogs the page opened (each dismissed at once)
 	Retried           bool       `json:"retried,omitempty"`            // read a second time: the first ran out of time, or showed far less text than the static read (then with a longer settle)
 	Error             *Error     `json:"error,omitempty"`              // why the browser read failed (kind "render")
