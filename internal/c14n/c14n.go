@@ -23,14 +23,18 @@
 // a duplicate key within one object, a fraction or an exponent, nesting
 // deeper than MaxDepth, or trailing data. encoding/json is not used to
 // parse, because it accepts duplicate keys and invalid UTF-8.
+//
+// Marshal, FingerprintOf and MarshalReusing write Go values' canonical
+// bytes directly (encode.go), with each struct type's member order fixed
+// once and cached.
 package c14n
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
+	"reflect"
+	"sync"
 )
 
 // Version names this canonicalization in the deterministic profile.
@@ -73,21 +77,37 @@ func Canonicalize(in []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	b.Grow(len(in))
-	v.write(&b)
-	return b.Bytes(), nil
+	return v.appendTo(make([]byte, 0, len(in))), nil
 }
 
-// Marshal encodes v with encoding/json and canonicalizes the result: the
-// canonical bytes of any Go value whose numbers are integers. A float
-// field is an error, which is how quantization is enforced.
+// Marshal is the canonical bytes of any Go value whose numbers are
+// integers, written straight from the value (encode.go): the same bytes as
+// encoding/json's encoding canonicalized, and an error where that would
+// fail. A float field with a fraction is an error, which is how
+// quantization is enforced.
 func Marshal(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("c14n: %w", err)
+	e := &encState{buf: make([]byte, 0, 256)}
+	if err := e.value(v); err != nil {
+		return nil, err
 	}
-	return Canonicalize(b)
+	return e.buf, nil
+}
+
+// MarshalReusing is Marshal(v), writing canon in place of the value part
+// points to, wherever v holds it (part must point into v, as &doc.Payload
+// into doc): canon is part's canonical bytes computed earlier (Marshal of
+// *part), so a large member is encoded once for its hash and for the file.
+// The caller keeps canon in step with *part.
+func MarshalReusing(v any, part any, canon []byte) ([]byte, error) {
+	pv := reflect.ValueOf(part)
+	if pv.Kind() != reflect.Pointer || pv.IsNil() {
+		return nil, fmt.Errorf("c14n: MarshalReusing needs a non-nil pointer, got %T", part)
+	}
+	e := &encState{buf: make([]byte, 0, len(canon)+4096), at: pv, atPtr: pv.Pointer(), raw: canon}
+	if err := e.value(v); err != nil {
+		return nil, err
+	}
+	return e.buf, nil
 }
 
 // Fingerprint is "sha256:" and the lower-case hex SHA-256 of b.
@@ -96,13 +116,21 @@ func Fingerprint(b []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
+var bufPool = sync.Pool{New: func() any { return &encState{buf: make([]byte, 0, 4096)} }}
+
 // FingerprintOf is the fingerprint of v's canonical bytes.
 func FingerprintOf(v any) (string, error) {
-	b, err := Marshal(v)
-	if err != nil {
+	e := bufPool.Get().(*encState)
+	defer func() {
+		if cap(e.buf) <= 1<<20 {
+			e.buf = e.buf[:0]
+			bufPool.Put(e)
+		}
+	}()
+	if err := e.value(v); err != nil {
 		return "", err
 	}
-	return Fingerprint(b), nil
+	return Fingerprint(e.buf), nil
 }
 
 // IsFingerprint reports whether s has the form sha256:<64 lowercase hex>.

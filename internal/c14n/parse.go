@@ -1,7 +1,8 @@
 package c14n
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -311,15 +312,34 @@ func (p *parser) hex4() (rune, error) {
 
 // sortMembers orders members by key as UTF-16 code units (RFC 8785).
 func sortMembers(ms []Member) {
-	sort.Slice(ms, func(i, j int) bool { return lessUTF16(ms[i].Key, ms[j].Key) })
+	slices.SortFunc(ms, func(a, b Member) int { return CompareKeys(a.Key, b.Key) })
 }
 
-func lessUTF16(a, b string) bool {
-	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
-	for i := 0; i < len(ua) && i < len(ub); i++ {
-		if ua[i] != ub[i] {
-			return ua[i] < ub[i]
-		}
+// CompareKeys orders two valid UTF-8 keys as sequences of UTF-16 code
+// units (RFC 8785 §3.2.3), without converting them. UTF-8 byte order is
+// code point order, and code point order is UTF-16 order except for one
+// pair of ranges: a supplementary code point (U+10000 and up, a surrogate
+// pair D800–DFFF in UTF-16, lead byte F0–F4 in UTF-8) sorts before
+// U+E000–U+FFFF (lead byte EE or EF) in UTF-16 and after it in code point
+// order. At the first differing byte, both keys are at the same point
+// inside one code point (the prefix before it is shared), so either both
+// bytes are continuation bytes of one lead byte (byte order holds) or both
+// are lead bytes, and only the lead bytes EE–EF against F0–F4 swap.
+func CompareKeys(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
 	}
-	return len(ua) < len(ub)
+	if i == n {
+		return cmp.Compare(len(a), len(b))
+	}
+	ca, cb := a[i], b[i]
+	if ca >= 0xEE && cb >= 0xEE && (ca >= 0xF0) != (cb >= 0xF0) {
+		if ca >= 0xF0 {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(ca, cb)
 }

@@ -87,3 +87,33 @@ func writeString(w writer, s string) {
 	w.WriteString(s[start:])
 	w.WriteByte('"')
 }
+
+// appendTo appends v in canonical form to b.
+func (v Value) appendTo(b []byte) []byte {
+	switch v.Kind {
+	case String:
+		return appendString(b, v.Str)
+	case Array:
+		b = append(b, '[')
+		for i, it := range v.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = it.appendTo(b)
+		}
+		return append(b, ']')
+	case Object:
+		b = append(b, '{')
+		for i, m := range v.Members {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, m.Key)
+			b = append(b, ':')
+			b = m.Value.appendTo(b)
+		}
+		return append(b, '}')
+	default: // null, booleans, integers: their canonical text
+		return append(b, v.Str...)
+	}
+}
