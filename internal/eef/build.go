@@ -29,6 +29,11 @@ type Bundle struct {
 	Chunks   []Chunk
 	Security *SecurityReport
 	Text     string // document.txt
+
+	// payload is the canonical bytes of Document.Payload at payloadOf,
+	// computed once by Build for payload_sha256 and written again by Files.
+	payload   []byte
+	payloadOf *Payload
 }
 
 // Build makes the bundle of rec under cfg.
@@ -48,14 +53,17 @@ func Build(rec *graph.Record, cfg Config) (*Bundle, error) {
 		Payload:       payload,
 		Runtime:       runtime(rec),
 	}
-	if err := stamp(doc); err != nil {
+	canon, err := stamp(doc)
+	if err != nil {
 		return nil, err
 	}
 	return &Bundle{
-		Document: doc,
-		Chunks:   buildChunks(doc, cfg),
-		Security: securityReport(rec, doc, findings),
-		Text:     text,
+		Document:  doc,
+		Chunks:    buildChunks(doc, cfg),
+		Security:  securityReport(rec, doc, findings),
+		Text:      text,
+		payload:   canon,
+		payloadOf: &doc.Payload,
 	}, nil
 }
 
@@ -86,25 +94,29 @@ type identity struct {
 	SourceFingerprint *string `json:"source_fingerprint"`
 }
 
-// stamp computes config_sha256, payload_sha256 and the fingerprint.
-func stamp(doc *Document) error {
+// stamp computes config_sha256, payload_sha256 and the fingerprint, and
+// returns the payload's canonical bytes (the bulk of document.ethos.json,
+// reused when the file is written).
+func stamp(doc *Document) ([]byte, error) {
 	var err error
 	if doc.ConfigSHA256, err = c14n.FingerprintOf(doc.Config); err != nil {
-		return err
+		return nil, err
 	}
-	if doc.PayloadSHA256, err = c14n.FingerprintOf(doc.Payload); err != nil {
-		return err
+	canon, err := c14n.Marshal(&doc.Payload)
+	if err != nil {
+		return nil, err
 	}
+	doc.PayloadSHA256 = c14n.Fingerprint(canon)
 	doc.Fingerprint, err = c14n.FingerprintOf(identity{doc.ConfigSHA256, doc.PayloadSHA256,
 		doc.Profile.SHA256, doc.SchemaVersion, doc.Source.Fingerprint})
-	return err
+	return canon, err
 }
 
 // Fingerprint recomputes doc's fingerprint from its parts: a reader checks
 // that a document is what it says it is with it.
 func Fingerprint(doc *Document) (config, payload, fingerprint string, err error) {
 	d := *doc
-	if err = stamp(&d); err != nil {
+	if _, err = stamp(&d); err != nil {
 		return "", "", "", err
 	}
 	return d.ConfigSHA256, d.PayloadSHA256, d.Fingerprint, nil

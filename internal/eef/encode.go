@@ -8,9 +8,17 @@ import (
 
 // Files are the bundle's files in canonical form, in the order written.
 // JSON files end with a newline after the canonical bytes; the hashes
-// never cover files, only canonical values.
+// never cover files, only canonical values. The payload, most of the
+// document, is not encoded again: Build's canonical bytes of it are
+// written in place (while Document.Payload is still the one Build made).
 func (b *Bundle) Files() (map[string][]byte, error) {
-	doc, err := c14n.Marshal(b.Document)
+	var doc []byte
+	var err error
+	if b.payload != nil && b.payloadOf == &b.Document.Payload {
+		doc, err = c14n.MarshalReusing(b.Document, &b.Document.Payload, b.payload)
+	} else {
+		doc, err = c14n.Marshal(b.Document)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,42 @@
+package eef
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/sieve-dev/sieve/internal/c14n"
+)
+
+// The payload is canonicalized once, by Build, and its bytes are written
+// into document.ethos.json: the file equals a fresh encoding of the whole
+// document, and it is the cached bytes that land in it (issue 17).
+func TestFilesCanonicalizesThePayloadOnce(t *testing.T) {
+	for _, name := range []string{"article", "hidden"} {
+		b, files := build(t, load(t, name))
+		fresh, err := c14n.Marshal(b.Document)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := files[FileDocument]; !bytes.Equal(got, append(fresh, '\n')) {
+			t.Fatalf("%s: document.ethos.json differs from the document's canonical bytes", name)
+		}
+		if c14n.Fingerprint(b.payload) != b.Document.PayloadSHA256 {
+			t.Fatalf("%s: cached payload bytes are not what payload_sha256 covers", name)
+		}
+		b.payload = []byte(`"cached"`)
+		files, err = b.Files()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(files[FileDocument], []byte(`"payload":"cached"`)) {
+			t.Fatalf("%s: Files encoded the payload again instead of reusing Build's bytes", name)
+		}
+		// A document whose payload is no longer the one Build stamped is encoded afresh.
+		d := *b.Document
+		b.Document = &d
+		files, _ = b.Files()
+		if !bytes.Equal(files[FileDocument], append(fresh, '\n')) {
+			t.Fatalf("%s: a replaced document was written with stale payload bytes", name)
+		}
+	}
+}
