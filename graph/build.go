@@ -40,6 +40,7 @@ func Build(rec *normalize.Record) *Record {
 		DistilledAt:       rec.Capture.Timing.StartedAt,
 		SourceFingerprint: rec.Capture.SourceFingerprint,
 		PDF:               pdfInfo(rec),
+		Security:          rec.Doc.Security,
 		Gaps:              []Gap{},
 		Structured:        map[string]any{},
 	}

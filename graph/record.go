@@ -3,6 +3,7 @@ package graph
 import (
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/internal/version"
+	"github.com/sieve-dev/sieve/normalize"
 )
 
 // Record is the graph record: the complete content graph of one page. Minus
@@ -28,6 +29,11 @@ type Record struct {
 	// PDF is a PDF's pages (size, rotation, links, annotations) and
 	// document facts; absent for web pages.
 	PDF *capture.PDFInfo `json:"pdf,omitempty"`
+	// Security is a web page's security inventory, read from the served
+	// markup by normalize (scripts, frames, forms, event handlers,
+	// resources, meta refreshes); absent for PDFs and when the served HTML
+	// does not describe the page. The security report is built from it.
+	Security *normalize.Security `json:"security,omitempty"`
 
 	Sections   []Section  `json:"sections"`
 	Counts     Counts     `json:"counts"`
@@ -182,7 +188,8 @@ type Block struct {
 // Cell is one table cell.
 type Cell struct {
 	Text    string `json:"text"`
-	Header  bool   `json:"header,omitempty"`
+	Header  bool   `json:"header,omitempty"`  // a <th>, or a cell of the table's <thead>
+	Footer  bool   `json:"footer,omitempty"`  // a cell of the table's <tfoot>: its rows come last
 	Colspan int    `json:"colspan,omitempty"` // when > 1
 	Rowspan int    `json:"rowspan,omitempty"` // when > 1
 	Box     *Box   `json:"box,omitempty"`     // PDF: the cell's box on its table's page

@@ -120,6 +120,11 @@ type Doc struct {
 	JSONLD    []string          `json:"jsonld,omitempty"`    // raw text of each application/ld+json script
 	Noscript  []string          `json:"noscript,omitempty"`  // normalised text of each <noscript>
 	Scripts   Scripts           `json:"scripts"`
+	// Security is the served markup's security inventory (scripts,
+	// frames, forms, event handlers, resources, meta refreshes); absent
+	// when the served HTML was not read or does not describe the page (a
+	// rendered page that navigated away from it).
+	Security *Security `json:"security,omitempty"`
 	// RootHidden is the loading-state rules that hid html, body or the
 	// wrapper of the whole page until a script lifts them ("body: body
 	// { visibility: hidden }"): recorded, not applied (showLoadingState).

@@ -91,6 +91,7 @@ func (w *walker) element(n *html.Node, parent int, path string, sc scope, collap
 		w.skip(n)
 		return
 	}
+	w.security(n)
 	if n.Namespace == "" && w.metadata(n) {
 		return
 	}
@@ -215,6 +216,7 @@ func (w *walker) mediaChildren(n *html.Node, id int, path string, sc scope) {
 // foreign reads an svg or math element's internals into its attributes (the
 // svg <title>) and counts them as skipped.
 func (w *walker) foreign(n *html.Node, id int) {
+	w.foreignSecurity(n)
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode && c.Data == "title" && n.Data == "svg" {
 			if t := strings.TrimSpace(textnorm.Text(textContent(c))); t != "" {

@@ -41,6 +41,15 @@ type Inventory struct {
 	Iframes             int  `json:"iframes"`
 	Links               int  `json:"links"`
 	ExternalLinks       int  `json:"external_links"`
+	// Web pages with a markup inventory only: scripts split into inline
+	// and external, on* event-handler attributes, javascript: URLs, the
+	// resources the page loads from other sites, meta refreshes.
+	InlineScripts     *int `json:"inline_scripts,omitempty"`
+	ExternalScripts   *int `json:"external_scripts,omitempty"`
+	EventHandlers     *int `json:"event_handlers,omitempty"`
+	JavaScriptURLs    *int `json:"javascript_urls,omitempty"`
+	ExternalResources *int `json:"external_resources,omitempty"`
+	MetaRefreshes     *int `json:"meta_refreshes,omitempty"`
 	// PDFs only: annotations other than links, embedded files, and link
 	// actions that run or open something (launch, javascript, remote_goto).
 	Annotations *int `json:"annotations,omitempty"`
@@ -77,6 +86,12 @@ const (
 	FindingPasswordField   = "password_field"
 	FindingIframe          = "iframe"
 	FindingExternalLinks   = "external_links"
+	// Web pages' markup.
+	FindingScripts           = "scripts"            // the page's scripts, counted
+	FindingEventHandlers     = "event_handlers"     // on* attributes, counted
+	FindingJavaScriptURL     = "javascript_url"     // javascript: URLs, counted
+	FindingMetaRefresh       = "meta_refresh"       // one meta refresh
+	FindingExternalResources = "external_resources" // resources from other sites, counted
 	// PDFs.
 	FindingJavaScript     = "javascript"      // document-level JavaScript
 	FindingLaunchAction   = "launch_action"   // a link that launches a program or file

@@ -3,8 +3,10 @@ package eef
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/normalize"
 )
 
 // injectionLike matches hidden text that reads like instructions to a
@@ -74,6 +76,9 @@ func securityFindings(rec *graph.Record) []Finding {
 	if isPDF(rec) {
 		return pdfFindings(rec, fs)
 	}
+	if sec := rec.Security; sec != nil {
+		fs = markupFindings(sec, fs)
+	}
 	if n := externalLinks(rec); n > 0 {
 		add(FindingExternalLinks, "info", fmt.Sprintf("%d links lead to other sites", n), Evidence{Reason: "external_links"})
 	}
@@ -102,8 +107,61 @@ func securityReport(rec *graph.Record, doc *Document, findings []Finding) *Secur
 		return pdfSecurityReport(rec, doc, findings)
 	}
 	inv := Inventory{HiddenText: len(rec.Latent), Links: len(rec.Links), ExternalLinks: externalLinks(rec)}
-	return newSecurityReport(doc, inv, findings,
-		[]Limit{{"scripts_not_counted", "the graph record does not carry the page's script count; scripts is null"}})
+	sec := rec.Security
+	if sec == nil {
+		return newSecurityReport(doc, inv, findings,
+			[]Limit{{"scripts_not_counted", "the served markup was not inventoried (not HTML, or a rendered page that navigated away from it): scripts and the markup counts are null"}})
+	}
+	scripts, inline, external := sec.InlineScripts+sec.ExternalScripts, sec.InlineScripts, sec.ExternalScripts
+	handlers, jsURLs, resources, refreshes := sec.EventHandlers, sec.JavaScriptURLs, sec.ExternalResources, len(sec.MetaRefresh)
+	inv.Scripts, inv.InlineScripts, inv.ExternalScripts = &scripts, &inline, &external
+	inv.EventHandlers, inv.JavaScriptURLs, inv.ExternalResources, inv.MetaRefreshes = &handlers, &jsURLs, &resources, &refreshes
+	r := newSecurityReport(doc, inv, findings,
+		[]Limit{{"served_markup_only", "the inventory counts the served HTML's markup; no script was run, so scripts, frames, forms and handlers a script adds are not counted"}})
+	// The markup counts every frame and form, also those that did not
+	// become media or actions (hidden ones); a rendered page may hold more.
+	r.Inventory.Iframes = max(r.Inventory.Iframes, sec.Iframes)
+	r.Inventory.Forms = max(r.Inventory.Forms, sec.Forms)
+	return r
+}
+
+// markupFindings appends a web page's markup findings to fs: its scripts,
+// event-handler attributes, javascript: URLs, meta refreshes and the
+// resources it loads from other sites, in that order, each once.
+func markupFindings(sec *normalize.Security, fs []Finding) []Finding {
+	add := func(code, severity, msg string, ev Evidence) {
+		fs = append(fs, Finding{ID: id("f%04d", len(fs)+1), Code: code, Severity: severity, Message: msg, Evidence: ev})
+	}
+	if n := sec.InlineScripts + sec.ExternalScripts; n > 0 {
+		add(FindingScripts, "info", fmt.Sprintf("%d scripts (%d inline, %d external) a browser runs; sieve never runs them in a static read", n, sec.InlineScripts, sec.ExternalScripts),
+			Evidence{Reason: "scripts"})
+	}
+	if sec.EventHandlers > 0 {
+		add(FindingEventHandlers, "info", fmt.Sprintf("%d event-handler attributes run script on events", sec.EventHandlers),
+			Evidence{Reason: "event_handlers", Text: strings.Join(sec.HandlerNames, " ")})
+	}
+	if sec.JavaScriptURLs > 0 {
+		add(FindingJavaScriptURL, "warning", fmt.Sprintf("%d javascript: URLs run script when followed", sec.JavaScriptURLs),
+			Evidence{Reason: "javascript_url"})
+	}
+	for _, m := range sec.MetaRefresh {
+		switch {
+		case m.External:
+			add(FindingMetaRefresh, "warning", fmt.Sprintf("a meta refresh sends the visitor to another site after %d s", m.Delay),
+				Evidence{Reason: "meta_refresh_other_site", Text: m.URL, URI: m.URL})
+		case m.URL != "":
+			add(FindingMetaRefresh, "info", fmt.Sprintf("a meta refresh moves to another page after %d s", m.Delay),
+				Evidence{Reason: "meta_refresh", Text: m.URL, URI: m.URL})
+		default:
+			add(FindingMetaRefresh, "info", fmt.Sprintf("a meta refresh reloads the page every %d s", m.Delay),
+				Evidence{Reason: "meta_refresh"})
+		}
+	}
+	if sec.ExternalResources > 0 {
+		add(FindingExternalResources, "info", fmt.Sprintf("%d of the %d resources the page loads come from other sites", sec.ExternalResources, sec.Resources),
+			Evidence{Reason: "external_resources", Text: strings.Join(sec.ExternalHosts, " ")})
+	}
+	return fs
 }
 
 // newSecurityReport completes inv with the counts the findings give and
