@@ -89,6 +89,7 @@ type posLatent struct {
 	Latent
 	pos    int
 	parent int
+	more   []byte // text merged after Text ("\n"-led pieces), joined once in finishRefs
 }
 
 func (b *builder) run() {
@@ -435,7 +436,7 @@ func (b *builder) addLatent(i int) {
 	if k := len(b.latent) - 1; k >= 0 {
 		last := &b.latent[k]
 		if last.parent == parent && last.Reason == n.Hidden && last.pos == len(b.blocks) && b.buf.Len() == 0 {
-			last.Text += "\n" + text
+			last.more = append(append(last.more, '\n'), text...)
 			mergeLatentPlace(b.t, i, &last.Latent)
 			return
 		}

@@ -144,19 +144,27 @@ func (b *builder) finishRefs(blocks []Block) ([]Link, []Action, []Media, []Laten
 		x.SectionID, x.BlockID, x.Role = sectionAt(blocks, m.pos), blockRef(m.block), role(m.block, m.zone, m.pos)
 		media = append(media, x)
 	}
-	for i := range blocks {
-		if blocks[i].Type == TypeMedia {
-			for j := range media {
-				if media[j].BlockID == blocks[i].ID {
-					blocks[i].MediaID = media[j].ID
-					break
-				}
-			}
+	// A media block names the first media entry tied to it (one pass:
+	// block ids are unique, so an entry's block index is its block).
+	var named []bool
+	for j, m := range b.media {
+		k := m.block
+		if k < 0 || k >= len(blocks) || blocks[k].Type != TypeMedia {
+			continue
+		}
+		if named == nil {
+			named = make([]bool, len(blocks))
+		}
+		if !named[k] {
+			blocks[k].MediaID, named[k] = media[j].ID, true
 		}
 	}
 	latent := make([]Latent, 0, len(b.latent))
 	for i, l := range b.latent {
 		x := l.Latent
+		if len(l.more) > 0 {
+			x.Text += string(l.more)
+		}
 		x.ID = blockID("l_", i)
 		x.SectionID = sectionAt(blocks, l.pos)
 		latent = append(latent, x)
