@@ -45,18 +45,18 @@ func (e *engine) displayMatrix(ref requests.Page, w, h float64) (matrix, error) 
 	}, nil
 }
 
-// chars reads the page's text layer, at most limit characters; cut
-// reports that there were more. In a tagged document (marked) every
-// character's marked-content id is read.
-func (e *engine) chars(ref requests.Page, m matrix, limit int, marked bool) (out []Char, cut bool, err error) {
+// chars reads the page's text layer, at most limit characters; total is
+// how many the page has. In a tagged document (marked) every character's
+// marked-content id is read.
+func (e *engine) chars(ref requests.Page, m matrix, limit int, marked bool) (out []Char, total int, err error) {
 	tp, err := e.inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: ref})
 	if err != nil {
-		return nil, false, fmt.Errorf("loading text: %w", err)
+		return nil, 0, fmt.Errorf("loading text: %w", err)
 	}
 	defer e.inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
 	n, err := e.inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
 	if err != nil {
-		return nil, false, fmt.Errorf("counting characters: %w", err)
+		return nil, 0, fmt.Errorf("counting characters: %w", err)
 	}
 	src, done := e.textSource(tp.TextPage)
 	defer done()
@@ -65,14 +65,14 @@ func (e *engine) chars(ref requests.Page, m matrix, limit int, marked bool) (out
 	st := styler{src: src, marked: marked}
 	for i := range count {
 		if err := readChar(src, i, m, &out[i]); err != nil {
-			return nil, false, fmt.Errorf("character %d: %w", i, err)
+			return nil, 0, fmt.Errorf("character %d: %w", i, err)
 		}
 		st.next(i, &out[i])
 	}
 	if err := src.failed(); err != nil {
-		return nil, false, fmt.Errorf("reading characters: %w", err)
+		return nil, 0, fmt.Errorf("reading characters: %w", err)
 	}
-	return out, n.Count > limit, nil
+	return out, n.Count, nil
 }
 
 // textSource is the fast rawText reader of the text page when it binds,

@@ -16,11 +16,16 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 )
 
-// engine is the process's one PDFium instance.
+// engine is the process's PDFium instance, and the helper instances of
+// the same pool that read a long document's pages with it (pages.go).
 type engine struct {
 	pool pdfium.Pool
 	inst pdfium.Pdfium
 	raw  *rawText // nil when it cannot bind: the requests are used
+	size int      // the pool's instances: this one and its helpers
+
+	hmu     sync.Mutex // guards helpers against the watchdog
+	helpers []*engine  // started on the first long document
 }
 
 // engMu guards the engine and serialises every use of it: PDFium is
@@ -50,7 +55,11 @@ func Close() error {
 	}
 	e := eng
 	eng, engErr = nil, nil
-	return errors.Join(e.inst.Close(), e.pool.Close())
+	errs := []error{e.inst.Close()}
+	for _, h := range e.helpers {
+		errs = append(errs, h.inst.Close())
+	}
+	return errors.Join(append(errs, e.pool.Close())...)
 }
 
 // renew swaps the instance for a fresh one on the same wasm worker:
@@ -58,6 +67,11 @@ func Close() error {
 // (many per page through the requests) until its instance closes, so a
 // long-running process renews it after each document.
 func (e *engine) renew() error {
+	for _, h := range e.helpers {
+		if err := h.renew(); err != nil {
+			return err
+		}
+	}
 	if err := e.inst.Close(); err != nil {
 		return fmt.Errorf("closing the PDFium instance: %w", err)
 	}
@@ -71,10 +85,11 @@ func (e *engine) renew() error {
 }
 
 func startEngine() (*engine, error) {
+	size := max(maxReaders, 1)
 	pool, err := webassembly.Init(webassembly.Config{
 		MinIdle:       1,
-		MaxIdle:       1,
-		MaxTotal:      1,
+		MaxIdle:       size,
+		MaxTotal:      size,
 		ReuseWorkers:  true,
 		FSConfig:      wazero.NewFSConfig(), // nothing mounted: the default mounts the host's /
 		RuntimeConfig: runtimeConfig(),
@@ -90,7 +105,7 @@ func startEngine() (*engine, error) {
 		return nil, fmt.Errorf("starting PDFium: %w", err)
 	}
 	raw, _ := bindRaw(inst)
-	return &engine{pool: pool, inst: inst, raw: raw}, nil
+	return &engine{pool: pool, inst: inst, raw: raw, size: size}, nil
 }
 
 // runtimeConfig is go-pdfium's default (the module needs exception

@@ -88,8 +88,7 @@ func ParsePassword(data []byte, password string) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	inst := e.inst
-	watchdog := time.AfterFunc(docTimeout, func() { inst.Kill() })
+	watchdog := time.AfterFunc(docTimeout, e.kill)
 	doc, err := e.parse(data, password)
 	fired := !watchdog.Stop()
 	if fired {
@@ -127,16 +126,7 @@ func (e *engine) parse(data []byte, password string) (*Document, error) {
 	}
 	out := &Document{Pages: make([]Page, count.PageCount)}
 	e.docFacts(doc, out)
-	marked := e.isTagged(doc)
-	budget := limits.docChars
-	for i := range out.Pages {
-		if i >= limits.pages {
-			out.Pages[i] = Page{Index: i, Chars: []Char{}, Err: fmt.Sprintf("not read: the document has more than %d pages", limits.pages)}
-			continue
-		}
-		out.Pages[i] = e.page(doc, i, &budget, marked)
-		out.Tagged = out.Tagged || len(out.Pages[i].Tags) > 0
-	}
+	e.readPages(doc, data, password, out, e.isTagged(doc))
 	return out, nil
 }
 
@@ -163,45 +153,38 @@ var limits = struct{ pages, pageChars, docChars int }{
 	docChars:  5_000_000,
 }
 
-// page reads page i, at most *budget characters, which it spends; a
-// failure is the page's Err. marked: the document says it is tagged.
-func (e *engine) page(doc references.FPDF_DOCUMENT, i int, budget *int, marked bool) Page {
-	p := Page{Index: i, Chars: []Char{}}
+// readPage reads page i with at most limit characters; the document
+// budget is spent by settle. A failure is the page's Err. marked: the
+// document says it is tagged.
+func (e *engine) readPage(doc references.FPDF_DOCUMENT, i int, limit int, marked bool) pageRead {
+	r := pageRead{page: Page{Index: i, Chars: []Char{}}}
+	p := &r.page
 	loaded, err := e.inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: i})
 	if err != nil {
 		p.Err = "loading page: " + err.Error()
-		return p
+		return r
 	}
 	defer e.inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: loaded.Page})
 	ref := requests.Page{ByReference: &loaded.Page}
-	if err := e.pageFacts(ref, &p); err != nil {
+	if err := e.pageFacts(ref, p); err != nil {
 		p.Err = err.Error()
-		return p
+		return r
 	}
 	m, err := e.displayMatrix(ref, p.Width, p.Height)
 	if err != nil {
 		p.Err = err.Error()
-		return p
+		return r
 	}
-	limit := min(limits.pageChars, *budget)
-	var cut bool
-	p.Chars, cut, err = e.chars(ref, m, limit, marked)
-	switch {
-	case err != nil:
-		p.Chars, p.Err = []Char{}, err.Error()
-	case cut && limit < limits.pageChars:
-		p.Err = fmt.Sprintf("text cut: the document's first %d characters were read", limits.docChars)
-	case cut:
-		p.Err = fmt.Sprintf("text cut after %d characters", limits.pageChars)
+	r.read = true
+	p.Chars, r.total, err = e.chars(ref, m, limit, marked)
+	if err != nil {
+		p.Chars, r.charErr = []Char{}, err.Error()
 	}
-	*budget -= len(p.Chars)
 	p.Rects = e.rects(loaded.Page, m)
 	p.Links = e.links(doc, ref, m)
 	p.Annots = e.annotations(ref, m)
-	var cutTags string
-	p.Tags, cutTags = e.tags(ref)
-	p.Err = joinErr(p.Err, cutTags)
-	return p
+	p.Tags, r.tagErr = e.tags(ref)
+	return r
 }
 
 func (e *engine) pageFacts(ref requests.Page, p *Page) error {
