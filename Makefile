@@ -26,14 +26,17 @@ check-go:
 	@command -v $(GO) >/dev/null 2>&1 || { echo "sieve needs Go 1.26 or newer: install it from your distribution or go.dev and put 'go' on PATH" >&2; exit 1; }
 
 # deps installs what the tests need that Go does not bring: GNU parallel for
-# the batch recipe in pipelines/, Chromium for the render tier and
-# poppler-utils (pdftotext, a reference in the PDF tests). As root it
+# the batch recipe in pipelines/, Chromium for the render tier,
+# poppler-utils (pdftotext, a reference in the PDF tests), and openssh-server
+# and rsync for the crawl recipe over three ssh workers (network namespaces
+# on this machine; the test fails under CI=true when it cannot run). As root it
 # uses apt-get; otherwise it says how (and the Chromium tests skip, unless
 # SIEVE_REQUIRE_CHROMIUM=1, which .ci/run sets under CI=true).
 deps:
 	@scripts/ensure-tools.sh parallel
 	@scripts/ensure-tools.sh chromium || echo "WARNING: Chromium is missing: the render-tier tests will be SKIPPED (apt-get install chromium)" >&2
 	@scripts/ensure-tools.sh poppler-utils:pdftotext || echo "WARNING: poppler-utils is missing: the PDF reference checks will be SKIPPED (apt-get install poppler-utils)" >&2
+	@scripts/ensure-tools.sh openssh-server:/usr/sbin/sshd rsync iproute2:ip || echo "WARNING: sshd or rsync is missing: the three-machine crawl test (network namespaces, as root) will be SKIPPED (apt-get install openssh-server rsync)" >&2
 
 build: check-go
 	@mkdir -p $(BIN)
@@ -132,9 +135,11 @@ bench-crop: check-go
 
 # bench-crawl: sieve crawl pages/s over 900 generated pages on one host and
 # spread over three (--delay 5ms, static tier, no evidence), with the
-# per-host request spacing the test server saw.
+# per-host request spacing the test server saw; then pipelines/crawl-ssh.sh
+# with one ssh worker machine and with three (network namespaces, as root),
+# the ratio, and the per-host spacing across the workers.
 bench-crawl: check-go
-	$(GO) test -run '^$$' -bench Crawl -benchtime 1x ./frontier
+	$(GO) test -run '^$$' -bench Crawl -benchtime 1x ./frontier ./pipelines
 
 # testpdfs reprints the committed tagged test PDFs from their HTML sources
 # with Chromium (internal/pdf/pdftest/testdata); review the diff.

@@ -4,9 +4,10 @@
 # one job per shard, so every request to one host comes from one process:
 # --delay, --per-host, robots.txt Crawl-delay and the robots.txt cache hold
 # for the whole crawl however many machines run it. Each job crawls its
-# shard into $OUT/shard-I (artifacts and state) and prints its artifact
-# lines; parallel brings the directories back (--return) and the lines to
-# stdout.
+# shard into $OUT/shard-I (artifacts, state, and its lines in
+# $OUT/shard-I/.pages.jsonl); parallel brings the directory back (--return)
+# and, once the shard is finished, its lines to stdout: a shard's lines come
+# out together when it ends, never from an attempt that failed.
 #
 #   SSHLOGIN=8/alice@m1,8/alice@m2,8/alice@m3 SHARDS=24 \
 #   CRAWL_ARGS='--delay 1s' pipelines/crawl-ssh.sh < seeds.txt > pages.jsonl
@@ -21,11 +22,15 @@
 # $JOBLOG     parallel's --joblog (default $OUT/joblog)
 # $CRAWL_ARGS flags for sieve crawl (scope, delay, tier, …)
 #
-# Resume: run the same command again. --resume-failed skips the shards that
-# finished and runs the others again; a shard whose machine is still there
-# resumes from its own state (no page lost, none read twice); a shard whose
-# machine went away is crawled again elsewhere, and only a finished shard's
-# directory is ever brought back, so the gathered result has every page once.
+# Resume: a failed job is run again (--retries, on another machine when
+# there is one), and so are the unfinished shards when the same command is
+# run again (--resume-failed skips the finished ones). A shard whose machine
+# is still there resumes from its own state (no page lost, none read
+# twice); a shard whose machine went away is crawled again from its start
+# elsewhere. Lines reach stdout only from a finished shard (all of its
+# attempts on that machine), so stdout has every page once, whichever
+# machine died.
+# $PARALLEL_SSH (GNU parallel's) sets the ssh command, e.g. a key or a port.
 # With --scope site or any, links to hosts of another shard are listed in
 # $OUT/shard-I/.crawl-I-of-N/foreign.tsv; feed them to a next round as seeds.
 set -eu
@@ -43,5 +48,5 @@ cat > "$seeds"
 i=0
 while [ "$i" -lt "$SHARDS" ]; do echo "$i"; i=$((i + 1)); done |
   parallel --will-cite --sshlogin "$SSHLOGIN" --basefile "$SIEVE" --basefile "$seeds" \
-    --joblog "$JOBLOG" --resume-failed --retries 3 --return "$OUT/shard-{}" --line-buffer \
-    "mkdir -p $OUT/shard-{} && $SIEVE crawl --quiet --shard {}/$SHARDS --out $OUT/shard-{} ${CRAWL_ARGS:-} < $seeds"
+    --joblog "$JOBLOG" --resume-failed --retries 3 --return "$OUT/shard-{}" \
+    "mkdir -p $OUT/shard-{} && $SIEVE crawl --quiet --shard {}/$SHARDS --out $OUT/shard-{} ${CRAWL_ARGS:-} < $seeds >> $OUT/shard-{}/.pages.jsonl && cat $OUT/shard-{}/.pages.jsonl"

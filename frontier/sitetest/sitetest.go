@@ -26,7 +26,8 @@ import (
 // parameters, a page whose rel=canonical names another, and links to the
 // other hosts (out of a host scope).
 type Site struct {
-	Hosts   []string // "127.0.0.1:PORT"
+	Hosts   []string // "127.0.0.1:PORT", or "NAME:PORT" (NewListeners)
+	Addrs   []string // where each host listens, "IP:PORT"
 	pages   int
 	orphans int
 
@@ -45,24 +46,48 @@ type Hit struct {
 	Path string // with the query
 	// NotModified: the request carried the page's ETag and got 304.
 	NotModified bool
+	// From is the client's IP address (which worker asked).
+	From string
 }
 
 // New serves hosts hosts of pages pages and orphans orphans each; Close
 // stops them.
 func New(hosts, pages, orphans int) (*Site, error) {
-	s := &Site{pages: pages, orphans: orphans}
+	var lns []net.Listener
 	for i := 0; i < hosts; i++ {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			s.Close()
+			for _, l := range lns {
+				l.Close()
+			}
 			return nil, err
 		}
-		s.Hosts = append(s.Hosts, ln.Addr().String())
+		lns = append(lns, ln)
+	}
+	return NewListeners(lns, nil, pages, orphans), nil
+}
+
+// NewListeners serves a host on each listener, under the host name
+// names[i] (with the listener's port) when names is given, else under the
+// listener's address: the crawl tests of other machines (network
+// namespaces) serve the site on addresses they can reach, under names
+// their /etc/hosts resolves.
+func NewListeners(lns []net.Listener, names []string, pages, orphans int) *Site {
+	s := &Site{pages: pages, orphans: orphans}
+	for i, ln := range lns {
+		addr := ln.Addr().String()
+		host := addr
+		if names != nil {
+			_, port, _ := net.SplitHostPort(addr)
+			host = net.JoinHostPort(names[i], port)
+		}
+		s.Hosts = append(s.Hosts, host)
+		s.Addrs = append(s.Addrs, addr)
 		srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 		s.servers = append(s.servers, srv)
 		go srv.Serve(ln)
 	}
-	return s, nil
+	return s
 }
 
 // Close stops the servers.
@@ -109,7 +134,8 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	fail := s.fail
 	s.mu.Unlock()
-	hit := Hit{At: at, Host: host, Path: r.URL.RequestURI()}
+	from, _, _ := net.SplitHostPort(r.RemoteAddr)
+	hit := Hit{At: at, Host: host, Path: r.URL.RequestURI(), From: from}
 	defer func() {
 		s.mu.Lock()
 		s.log = append(s.log, hit)
