@@ -13,7 +13,7 @@ func (b *builder) dataTable(i int) bool {
 	if role == "presentation" || role == "none" {
 		return false
 	}
-	rows := b.tableRows(i)
+	rows, _, _ := b.tableRows(i)
 	if len(rows) == 0 {
 		return false
 	}
@@ -55,12 +55,14 @@ func (b *builder) dataTable(i int) bool {
 }
 
 // tableRows returns the cell elements of each row of table i, not
-// descending into nested tables.
-func (b *builder) tableRows(i int) [][]int {
+// descending into nested tables, in the order a browser shows them: the
+// first <thead>'s rows first, the first <tfoot>'s rows last, the other
+// rows in document order between them. head and foot count those rows.
+func (b *builder) tableRows(i int) (rows [][]int, head, foot int) {
 	t := b.t
-	var rows [][]int
-	var walk func(int)
-	walk = func(j int) {
+	var heads, body, feet [][]int
+	var walk func(j int, dst *[][]int)
+	walk = func(j int, dst *[][]int) {
 		for _, c := range t.children[j] {
 			n := &t.nodes[c]
 			switch n.Tag {
@@ -75,15 +77,39 @@ func (b *builder) tableRows(i int) [][]int {
 					}
 				}
 				if len(cells) > 0 {
-					rows = append(rows, cells)
+					*dst = append(*dst, cells)
 				}
 			case "thead", "tbody", "tfoot":
-				walk(c)
+				into := dst
+				switch {
+				case j != i:
+					// A group inside a group is not HTML; its rows stay where they are.
+				case n.Tag == "thead" && !seen(t, i, c, "thead"):
+					into = &heads
+				case n.Tag == "tfoot" && !seen(t, i, c, "tfoot"):
+					into = &feet
+				}
+				walk(c, into)
 			}
 		}
 	}
-	walk(i)
-	return rows
+	walk(i, &body)
+	rows = append(append(append(rows, heads...), body...), feet...)
+	return rows, len(heads), len(feet)
+}
+
+// seen reports a child of table i before c with the tag: only the first
+// <thead> and <tfoot> of a table are its header and footer.
+func seen(t *tree, i, c int, tag string) bool {
+	for _, k := range t.children[i] {
+		if k == c {
+			return false
+		}
+		if t.nodes[k].Tag == tag {
+			return true
+		}
+	}
+	return false
 }
 
 // tableBlock emits a data table as one block with rows and cells; its
@@ -102,13 +128,15 @@ func (b *builder) tableBlock(i int) {
 	var rows [][]Cell
 	var lines []string
 	linksBefore := len(b.links)
-	for _, r := range b.tableRows(i) {
+	cells, head, foot := b.tableRows(i)
+	for ri, r := range cells {
 		var row []Cell
 		var texts []string
+		inHead, inFoot := ri < head, ri >= len(cells)-foot
 		for _, c := range r {
 			n := &t.nodes[c]
 			b.cellExtras(c)
-			cell := Cell{Text: t.textOf(c), Header: n.Tag == "th", Box: pdfCellBox(t, i, c)}
+			cell := Cell{Text: t.textOf(c), Header: n.Tag == "th" || inHead, Footer: inFoot, Box: pdfCellBox(t, i, c)}
 			if v := atoiDefault(n.Attrs["colspan"], 1); v > 1 {
 				cell.Colspan = min(v, 1000)
 			}

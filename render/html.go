@@ -18,7 +18,7 @@ const stylesheet = `body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;mar
 .meta{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .75rem;font-size:.85rem;color:#555}
 .meta dt{font-weight:600}.meta dd{margin:0;overflow-wrap:anywhere}
 pre{background:#f5f5f7;padding:.75rem;overflow-x:auto}.outcome pre{white-space:pre-wrap}code{font-family:ui-monospace,monospace;font-size:.9em}
-table{border-collapse:collapse;margin:1rem 0;display:block;overflow-x:auto}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
+table{border-collapse:collapse;margin:1rem 0;display:block;overflow-x:auto}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}thead th{border-bottom:2px solid #999}tfoot td,tfoot th{border-top:2px solid #999;font-style:italic}
 blockquote{border-left:3px solid #ccc;margin-left:0;padding-left:1rem;color:#444}
 figure{border:1px dashed #aaa;padding:.5rem;margin:1rem 0}.summary{font-style:italic}
 .appendix{border-top:2px solid #ddd;margin-top:2rem}`
@@ -200,27 +200,49 @@ func htmlBlock(v *view, b graph.Block) string {
 	return "<p>" + escText(b.Text) + "</p>"
 }
 
+// htmlTable writes a table's rows; leading header rows go in <thead> and
+// trailing footer rows in <tfoot> (the rest in <tbody>) when there are
+// both such rows and body rows. A rowspan stops at the end of its group.
 func htmlTable(rows [][]graph.Cell) string {
+	head, foot := rowGroups(rows)
 	var b strings.Builder
 	b.WriteString("<table>\n")
-	for r, row := range rows {
-		b.WriteString("<tr>")
-		for _, c := range row {
-			tag := "td"
-			if c.Header {
-				tag = "th"
-			}
-			b.WriteString("<" + tag)
-			if n := span(c.Colspan, maxSpan); n > 1 {
-				fmt.Fprintf(&b, ` colspan="%d"`, n)
-			}
-			if n := span(c.Rowspan, len(rows)-r); n > 1 {
-				fmt.Fprintf(&b, ` rowspan="%d"`, n)
-			}
-			b.WriteString(">" + escText(c.Text) + "</" + tag + ">")
+	group := func(tag string, from, to int) {
+		if from == to {
+			return
 		}
-		b.WriteString("</tr>\n")
+		if tag != "" {
+			b.WriteString("<" + tag + ">\n")
+		}
+		for r := from; r < to; r++ {
+			b.WriteString("<tr>")
+			for _, c := range rows[r] {
+				tag := "td"
+				if c.Header {
+					tag = "th"
+				}
+				b.WriteString("<" + tag)
+				if n := span(c.Colspan, maxSpan); n > 1 {
+					fmt.Fprintf(&b, ` colspan="%d"`, n)
+				}
+				if n := span(c.Rowspan, to-r); n > 1 {
+					fmt.Fprintf(&b, ` rowspan="%d"`, n)
+				}
+				b.WriteString(">" + escText(c.Text) + "</" + tag + ">")
+			}
+			b.WriteString("</tr>\n")
+		}
+		if tag != "" {
+			b.WriteString("</" + tag + ">\n")
+		}
 	}
+	body := ""
+	if head > 0 || foot > 0 {
+		body = "tbody"
+	}
+	group("thead", 0, head)
+	group(body, head, len(rows)-foot)
+	group("tfoot", len(rows)-foot, len(rows))
 	b.WriteString("</table>")
 	return b.String()
 }

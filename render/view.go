@@ -189,6 +189,17 @@ func grid(rows [][]graph.Cell) [][]string {
 	covered := map[[2]int]bool{}
 	out := make([][]string, len(rows))
 	width := 0
+	// A rowspan stops at the end of its group (header, body, footer).
+	head, foot := rowGroups(rows)
+	groupEnd := func(r int) int {
+		switch {
+		case r < head:
+			return head
+		case r < len(rows)-foot:
+			return len(rows) - foot
+		}
+		return len(rows)
+	}
 	for r, row := range rows {
 		c := 0
 		skip := func() {
@@ -199,7 +210,7 @@ func grid(rows [][]graph.Cell) [][]string {
 		}
 		for _, cell := range row {
 			skip()
-			cs, rs := span(cell.Colspan, maxSpan), span(cell.Rowspan, len(rows)-r)
+			cs, rs := span(cell.Colspan, maxSpan), span(cell.Rowspan, groupEnd(r)-r)
 			out[r] = append(out[r], cell.Text)
 			for k := 1; k < cs; k++ {
 				out[r] = append(out[r], "")
@@ -224,6 +235,30 @@ func grid(rows [][]graph.Cell) [][]string {
 
 func span(n, limit int) int {
 	return max(1, min(n, limit))
+}
+
+// rowGroups counts a table's leading header rows (every cell a header) and
+// trailing footer rows (every cell a footer: the graph puts a <tfoot>'s
+// rows last), each only when at least one other row is left for the body.
+func rowGroups(rows [][]graph.Cell) (head, foot int) {
+	every := func(row []graph.Cell, is func(graph.Cell) bool) bool {
+		for _, c := range row {
+			if !is(c) {
+				return false
+			}
+		}
+		return len(row) > 0
+	}
+	for foot < len(rows) && every(rows[len(rows)-1-foot], func(c graph.Cell) bool { return c.Footer }) {
+		foot++
+	}
+	for head < len(rows)-foot && every(rows[head], func(c graph.Cell) bool { return c.Header && !c.Footer }) {
+		head++
+	}
+	if head+foot == len(rows) {
+		return 0, 0 // no body: the rows are shown as they are
+	}
+	return head, foot
 }
 
 // headerRow reports whether a table's first row is a header row.
