@@ -1,17 +1,143 @@
 // Package codec is the one JSON codec every stage uses for records.
 //
-// On amd64 and arm64 with a Go release sonic supports it is
-// github.com/bytedance/sonic, configured to write the same bytes as
-// encoding/json (HTML-escaped, sorted map keys, invalid UTF-8 replaced);
-// elsewhere it is github.com/segmentio/encoding/json, a portable drop-in.
-// Both are deterministic: same value, same bytes.
+// Two implementations write the same bytes (encoding/json's, HTML-escaped,
+// sorted map keys, invalid UTF-8 replaced, with U+0008 and U+000C written
+// as \u0008 and \u000c): github.com/segmentio/encoding/json, portable and
+// cheap to start, and, on amd64 and arm64 with a Go release it supports,
+// github.com/bytedance/sonic, about 3–10× faster per byte but paying a
+// run-time compilation (JIT) of about 0.3–0.6 G instructions per record type
+// on first use. A process therefore starts every type on segmentio and moves
+// a type to sonic only once it has carried jitAfter bytes of that type (a
+// long stream), compiling it in the background meanwhile: one process per
+// page never pays the compilation, a long pipe pays it once. Which one
+// handles a record never shows in the bytes, and a decoding error is always
+// segmentio's message, so output does not depend on a record's position in
+// the stream (see docs/DECISIONS.md, "Codec per process lifetime").
 package codec
 
-// Name reports which implementation this build uses ("sonic" or "segmentio").
+import (
+	"reflect"
+	"sync"
+	"sync/atomic"
+
+	"github.com/segmentio/encoding/json"
+)
+
+// Name reports which fast implementation this build can move to ("sonic"
+// or "segmentio" when there is none).
 func Name() string { return name }
 
+// jitAfter is how many bytes of one record type a process encodes and
+// decodes with segmentio before it compiles the type for sonic: the
+// break-even measured with callgrind on scrapinghub records (JIT cost over
+// the per-byte saving) is about 3 MB for capture records, 7 MB for
+// normalized and 25 MB for graph records.
+const jitAfter = 8 << 20
+
 // Marshal encodes v compactly, with no trailing newline.
-func Marshal(v any) ([]byte, error) { return marshal(v) }
+func Marshal(v any) ([]byte, error) {
+	st := stateOf(v)
+	if st != nil && st.fast.Load() {
+		b, err := fastMarshal(v)
+		if err == nil {
+			return b, nil
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	b = shortEscapes(b)
+	st.count(len(b))
+	return b, nil
+}
 
 // Unmarshal decodes data into v.
-func Unmarshal(data []byte, v any) error { return unmarshal(data, v) }
+func Unmarshal(data []byte, v any) error {
+	st := stateOf(v)
+	if st != nil && st.fast.Load() {
+		if err := fastUnmarshal(data, v); err == nil {
+			return nil
+		}
+		// Decode again for segmentio's error message (the value is
+		// overwritten or left as encoding/json would leave it).
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return err
+	}
+	st.count(len(data))
+	return nil
+}
+
+// typeState is one record type's bytes so far and whether sonic has it.
+type typeState struct {
+	t       reflect.Type
+	bytes   atomic.Int64
+	started atomic.Bool // the background compilation has begun
+	fast    atomic.Bool // sonic is compiled for t: use it
+}
+
+var states sync.Map // reflect.Type (pointers removed) → *typeState
+
+// stateOf is v's type's state; nil when this build has no fast codec or
+// v is nil.
+func stateOf(v any) *typeState {
+	if !haveFast || v == nil {
+		return nil
+	}
+	t := reflect.TypeOf(v)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if s, ok := states.Load(t); ok {
+		return s.(*typeState)
+	}
+	s, _ := states.LoadOrStore(t, &typeState{t: t})
+	return s.(*typeState)
+}
+
+// count adds n bytes; past jitAfter the type is compiled for sonic in the
+// background, and used once compiled.
+func (s *typeState) count(n int) {
+	if s == nil || s.bytes.Add(int64(n)) < jitAfter || s.started.Swap(true) {
+		return
+	}
+	go func() {
+		if pretouch(s.t) == nil {
+			s.fast.Store(true)
+		}
+	}()
+}
+
+// shortEscapes rewrites segmentio's \b and \f escapes as sonic writes them,
+// \u0008 and \u000c, so that both give the same bytes. Every backslash in
+// encoded JSON starts an escape (a literal one is the escape \\), so
+// walking from escape to escape is exact.
+func shortEscapes(b []byte) []byte {
+	var out []byte
+	last := 0
+	for i := 0; i < len(b)-1; i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		var rep string
+		switch b[i+1] {
+		case 'b':
+			rep = `\u0008`
+		case 'f':
+			rep = `\u000c`
+		}
+		if rep != "" {
+			if out == nil {
+				out = make([]byte, 0, len(b)+8)
+			}
+			out = append(append(out, b[last:i]...), rep...)
+			last = i + 2
+		}
+		i++ // the escaped character
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
+}
