@@ -54,38 +54,39 @@ type reader struct {
 func (e *engine) readPages(doc references.FPDF_DOCUMENT, data []byte, password string, out *Document, marked bool) {
 	n := len(out.Pages)
 	readable := min(n, limits.pages)
-	readers := []reader{{e: e, doc: doc}}
+	helpers := 0
 	if readable >= parallelPages {
-		more := e.openHelpers(data, password, min(maxReaders, e.size, readable)-1)
-		defer func() {
-			for _, r := range more {
-				r.e.inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: r.doc})
-			}
-		}()
-		readers = append(readers, more...)
+		helpers = min(maxReaders, e.size, readable) - 1
 	}
 	reads := make([]pageRead, n)
 	track := newSpent(readable)
 	var next atomic.Int64
+	work := func(r reader) {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= readable {
+				return
+			}
+			limit := limits.pageChars
+			if track.spentBefore(i) {
+				limit = 0
+			}
+			reads[i] = r.e.readPage(r.doc, i, limit, marked)
+			track.finish(i, len(reads[i].page.Chars))
+		}
+	}
 	var wg sync.WaitGroup
-	for _, r := range readers {
+	for k := range helpers {
 		wg.Add(1)
-		go func() {
+		go func() { // a helper starts and opens the document while the others read
 			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= readable {
-					return
-				}
-				limit := limits.pageChars
-				if track.spentBefore(i) {
-					limit = 0
-				}
-				reads[i] = r.e.readPage(r.doc, i, limit, marked)
-				track.finish(i, len(reads[i].page.Chars))
+			if r, ok := e.openHelper(k, data, password); ok {
+				defer r.e.inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: r.doc})
+				work(r)
 			}
 		}()
 	}
+	work(reader{e: e, doc: doc})
 	wg.Wait()
 	for i := readable; i < n; i++ {
 		reads[i].page = Page{Index: i, Chars: []Char{}, Err: fmt.Sprintf("not read: the document has more than %d pages", limits.pages)}
@@ -153,26 +154,23 @@ func (s *spent) finish(i, chars int) {
 	}
 }
 
-// openHelpers opens the document in up to want helper instances, starting
-// them on first use; a helper that cannot start or open it is left out.
-func (e *engine) openHelpers(data []byte, password string, want int) []reader {
-	var out []reader
-	for k := 0; k < want; k++ {
-		h, err := e.helper(k)
-		if err != nil {
-			break
-		}
-		req := &requests.FPDF_LoadMemDocument{Data: &data}
-		if password != "" {
-			req.Password = &password
-		}
-		opened, err := h.inst.FPDF_LoadMemDocument(req)
-		if err != nil {
-			continue
-		}
-		out = append(out, reader{e: h, doc: opened.Document})
+// openHelper opens the document in helper instance k, starting it on
+// first use; ok is false when it cannot start or open the document (the
+// others read the pages then).
+func (e *engine) openHelper(k int, data []byte, password string) (reader, bool) {
+	h, err := e.helper(k)
+	if err != nil {
+		return reader{}, false
 	}
-	return out
+	req := &requests.FPDF_LoadMemDocument{Data: &data}
+	if password != "" {
+		req.Password = &password
+	}
+	opened, err := h.inst.FPDF_LoadMemDocument(req)
+	if err != nil {
+		return reader{}, false
+	}
+	return reader{e: h, doc: opened.Document}, true
 }
 
 // helper is the engine's k-th helper instance, started when missing. A
@@ -181,7 +179,7 @@ func (e *engine) openHelpers(data []byte, password string, want int) []reader {
 func (e *engine) helper(k int) (*engine, error) {
 	e.hmu.Lock()
 	defer e.hmu.Unlock()
-	if k >= len(e.helpers) {
+	for k >= len(e.helpers) {
 		inst, err := e.pool.GetInstance(30 * time.Second)
 		if err != nil {
 			return nil, err
