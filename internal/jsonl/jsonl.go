@@ -66,6 +66,11 @@ func interruption(ctx context.Context) error {
 	return &interruptedError{cause: context.Cause(ctx)}
 }
 
+// Interruption is the error of a line that ctx's end overtook in a stage
+// run outside Run's own loop (sieve distill's in-process chain): it starts
+// with "interrupted" and is ErrInterrupted.
+func Interruption(ctx context.Context) error { return interruption(ctx) }
+
 // Error starts with "interrupted", the documented mark of such a line.
 func (e *interruptedError) Error() string {
 	return "interrupted (" + e.cause.Error() + "): the run was stopped before this line was finished"
