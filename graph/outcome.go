@@ -32,9 +32,10 @@ type finding struct {
 // fetch or robots refusal leaves nothing else to judge; a challenge or a
 // login wall explain an HTTP error better than the bare status does; an
 // HTTP error outranks what its body looks like; a shell outranks "empty".
+// An empty static read is last: it is no failure, only evidence on ok.
 var precedence = []string{
 	"fetch", StatusChallenge, StatusAuthRequired, StatusBlocked,
-	StatusSPAShell, StatusEmptyAfterRender, StatusPartial,
+	StatusSPAShell, StatusEmptyAfterRender, StatusPartial, keyEmptyStatic,
 }
 
 // decideOutcome returns the outcome and notes about other signals that
@@ -68,6 +69,14 @@ func decideOutcome(s *signals) (Outcome, []string) {
 	for _, key := range precedence {
 		f := found[key]
 		if f == nil {
+			continue
+		}
+		if f.status == StatusOK {
+			if out.Status == StatusOK {
+				out.Evidence = f.evidence
+			} else {
+				notes = append(notes, "also observed: "+strings.Join(f.evidence, "; "))
+			}
 			continue
 		}
 		if out.Status == StatusOK {
@@ -292,9 +301,20 @@ func shellSignals(s *signals, add func(string, string, ...string)) {
 			}
 			return
 		}
-		add(StatusEmptyAfterRender, StatusEmptyAfterRender, "the served document has no visible text and no scripts that could add any")
+		// ARTIFACT.md: empty_after_render is "the page rendered and
+		// genuinely carries no text"; a static read rendered nothing, so
+		// it claims no render: the read is ok, and its evidence says the
+		// served document is empty (decideOutcome).
+		add(keyEmptyStatic, StatusOK, emptyStaticEvidence)
 	}
 }
+
+// keyEmptyStatic is the finding of a static read of an HTML document
+// with no visible text and no scripts: the outcome stays ok (nothing
+// failed, nothing was rendered) with this evidence.
+const keyEmptyStatic = "empty_static"
+
+const emptyStaticEvidence = "the served document has no visible text and no scripts that could add any (a static read: it was not rendered)"
 
 // excerpt cuts s to at most max bytes on a rune boundary.
 func excerpt(s string, max int) string {

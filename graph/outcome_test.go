@@ -50,7 +50,7 @@ func TestOutcomes(t *testing.T) {
 			}, status: StatusAuthRequired, evidence: "login page"},
 		{name: "spa shell", body: `<html><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript><script src="/app.js"></script></body></html>`,
 			status: StatusSPAShell, evidence: `<div id="root">`},
-		{name: "empty", body: `<html><body></body></html>`, status: StatusEmptyAfterRender, evidence: "no visible text"},
+		{name: "empty", body: `<html><body></body></html>`, status: StatusOK, evidence: "not rendered"},
 		{name: "header login box beside a short article stays ok", body: `<header><form class="login"><input name="u"><input type="password" name="p"><button>Log in</button></form></header><main><article><h1>News</h1><p>A short article about the harbour, its boats and the people who mend their nets every morning before the tide turns.</p></article></main>`,
 			status: StatusOK},
 		{name: "login pop-up beside an article stays ok", body: `<div class="modal-login"><input type="password" name="p"></div><h1>News</h1><p>A short article about the harbour, its boats and the people who mend their nets.</p>`,
@@ -79,8 +79,8 @@ func TestOutcomes(t *testing.T) {
 				t.Errorf("http_status %d, want %d", o.HTTPStatus, c.Status)
 			}
 			if tc.status == StatusOK {
-				if len(o.Evidence) != 0 {
-					t.Errorf("ok with evidence %q", o.Evidence)
+				if ev := strings.Join(o.Evidence, "\n"); tc.evidence == "" && ev != "" || !strings.Contains(ev, tc.evidence) {
+					t.Errorf("ok with evidence %q, want %q", o.Evidence, tc.evidence)
 				}
 				return
 			}
@@ -97,6 +97,25 @@ func TestOutcomes(t *testing.T) {
 				t.Error("no guidance")
 			}
 		})
+	}
+}
+
+// TestEmptyStaticClaimsNoRender: empty_after_render says the page was
+// rendered (ARTIFACT.md), so a static read of an empty document is ok,
+// with evidence that says it is empty and was not rendered; guidance says
+// there is nothing to quote. A rendered empty page is empty_after_render
+// (TestRenderOutcomes).
+func TestEmptyStaticClaimsNoRender(t *testing.T) {
+	g := build(t, captureOf(`<html><head><title>Nothing</title></head><body><div></div></body></html>`))
+	if g.Outcome.Status == StatusEmptyAfterRender {
+		t.Fatalf("a static read claims a render: %+v", g.Outcome)
+	}
+	ev := strings.Join(g.Outcome.Evidence, " ")
+	if g.Outcome.Status != StatusOK || !strings.Contains(ev, "no visible text") || !strings.Contains(ev, "not rendered") {
+		t.Errorf("outcome %+v, want ok with evidence of an empty static read", g.Outcome)
+	}
+	if !strings.Contains(g.Guidance, "no prose to quote") {
+		t.Errorf("guidance %q does not say the page carries no text", g.Guidance)
 	}
 }
 

@@ -22,10 +22,6 @@ var knownCaptureKeys = record.FieldsOf[capture.Record]()
 // fields the capture record does not define (a user's "id") are carried
 // over unchanged.
 func Transform(ctx context.Context, line []byte) ([]byte, error) {
-	return transform(ctx, line, Limits{})
-}
-
-func transform(ctx context.Context, line []byte, lim Limits) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -33,7 +29,7 @@ func transform(ctx context.Context, line []byte, lim Limits) ([]byte, error) {
 	if err := codec.Unmarshal(line, &rec); err != nil {
 		return nil, fmt.Errorf("decoding capture record: %w", err)
 	}
-	out, err := NormalizeWith(&rec, lim)
+	out, err := Normalize(&rec)
 	if err != nil {
 		return nil, err
 	}
@@ -46,35 +42,13 @@ func transform(ctx context.Context, line []byte, lim Limits) ([]byte, error) {
 
 // Stage is the normalize filter: capture records in, normalized records
 // out, everything else through untouched.
-func Stage() jsonl.Stage { return StageWith(Limits{}) }
-
-// StageWith is Stage under the budgets of lim.
-func StageWith(lim Limits) jsonl.Stage {
+func Stage() jsonl.Stage {
 	return jsonl.Stage{
-		Name:   "normalize",
-		Accept: []string{record.KindCapture},
-		Transform: func(ctx context.Context, line []byte) ([]byte, error) {
-			return transform(ctx, line, lim)
-		},
+		Name:        "normalize",
+		Accept:      []string{record.KindCapture},
+		Transform:   Transform,
 		Concurrency: runtime.GOMAXPROCS(0),
 	}
-}
-
-// LimitFlags are the flags of normalize's budgets (sieve-normalize,
-// sieve distill).
-func LimitFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.IntFlag{Name: "max-nodes", Value: DefaultMaxNodes, Usage: "node budget of a page: the document after this many nodes (elements and text) is not read, and the page reads as partial with a gap"},
-	}
-}
-
-// LimitsFrom reads LimitFlags.
-func LimitsFrom(c *cli.Context) (Limits, error) {
-	n := c.Int("max-nodes")
-	if n < 1 {
-		return Limits{}, cliutil.Usagef("--max-nodes must be at least 1, not %d", n)
-	}
-	return Limits{Nodes: n}, nil
 }
 
 // Command is sieve-normalize.
@@ -96,13 +70,8 @@ Example:
 			if c.NArg() > 0 {
 				return cliutil.Usagef("sieve-normalize takes no arguments (it reads JSONL on stdin), got %q", c.Args().First())
 			}
-			lim, err := LimitsFrom(c)
-			if err != nil {
-				return err
-			}
-			_, err = jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), StageWith(lim))
+			_, err := jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), Stage())
 			return err
 		},
-		Flags: LimitFlags(),
 	}
 }

@@ -160,5 +160,5 @@ func ContentJSON(rec *graph.Record) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	return object(topFields(b), func(k string) bool { return k != "record" }), nil
+	return contentObject(topFields(b)), nil
 }

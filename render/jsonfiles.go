@@ -26,13 +26,57 @@ func jsonFiles(rec *graph.Record) (manifest, content []byte, err error) {
 		return nil, nil, fmt.Errorf("render: %w", err)
 	}
 	fields := topFields(b)
-	if content, err = indent(object(fields, func(k string) bool { return k != "record" })); err != nil {
+	if content, err = indent(contentObject(fields)); err != nil {
 		return nil, nil, err
 	}
 	if manifest, err = indent(object(manifestOrder(fields), nil)); err != nil {
 		return nil, nil, err
 	}
 	return manifest, content, nil
+}
+
+// contentObject is content.json from the record's top-level fields: every
+// field but "record", each block with all of ARTIFACT.md's block fields
+// (id, type, level, text, source, section_id). The graph record leaves a
+// block's level out where it does not apply; content.json says
+// "level": null there, right after "type".
+func contentObject(fields []field) []byte {
+	for i, f := range fields {
+		if f.key == "blocks" {
+			fields[i].raw = string(nullLevels([]byte(f.raw)))
+		}
+	}
+	return object(fields, func(k string) bool { return k != "record" })
+}
+
+// nullLevels rewrites a blocks array so that every block has a level.
+func nullLevels(blocks []byte) []byte {
+	var b bytes.Buffer
+	b.Grow(len(blocks) + 16*64)
+	b.WriteByte('[')
+	n := 0
+	gjson.ParseBytes(blocks).ForEach(func(_, blk gjson.Result) bool {
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		if blk.Get("level").Exists() {
+			b.WriteString(blk.Raw)
+			return true
+		}
+		var fs []field
+		blk.ForEach(func(k, v gjson.Result) bool {
+			fs = append(fs, field{k.Str, v.Raw})
+			if k.Str == "type" {
+				fs = append(fs, field{"level", "null"})
+			}
+			return true
+		})
+		b.Write(object(fs, nil))
+		return true
+	})
+	b.WriteByte(']')
+	return b.Bytes()
 }
 
 // ManifestOrder is the field order of manifest.json: outcome first

@@ -142,6 +142,8 @@ func TestNegative(t *testing.T) {
 		{"bad block type", "graph", g, "blocks.0.type", "sidebar", "/blocks/0/type"},
 		{"bad block role", "graph", g, "blocks.0.role", "nav", "/blocks/0/role"},
 		{"heading without level", "graph", g, "blocks.1.level", deleteKey, "level"},
+		{"heading level null", "content", contentOf(t, g), "blocks.1.level", nil, "/blocks/1/level"},
+		{"content block without level", "content", contentOf(t, g), "blocks.3.level", deleteKey, "level"},
 		{"heading level 7", "graph", g, "blocks.1.level", 7, "/blocks/1/level"},
 		{"bad block source", "graph", g, "blocks.0.source", "ocr", "/blocks/0/source"},
 		{"block extra field", "graph", g, "blocks.0.html", "<p>", "/blocks/0"},
