@@ -260,25 +260,29 @@ func TestRenderContainment(t *testing.T) {
 		pages["/"+name] = page(name, body)
 	}
 	site := newContainSite(t, pages)
-	cp := containCapturer(t, site, capture.TierRender)
-	for name := range cases {
-		t.Run(name, func(t *testing.T) {
-			rec, _ := captureAndGraph(t, cp, site.srv.URL+"/"+name)
-			if rec.Render == nil || rec.Render.Error != nil || rec.Error != nil {
-				t.Fatalf("render failed: %+v %+v", rec.Render, rec.Error)
-			}
-			if site.pinged(name) == 0 {
-				t.Errorf("the page's script did not run (no ping): the test proves nothing")
-			}
-			if b := rec.Trace.Browser; b == nil || !b.Sandboxed {
-				t.Errorf("Chromium ran without its sandbox: %+v", b)
-			}
-			if len(rec.Render.Refused) == 0 && name != "serviceworker" && name != "webrtc" {
-				t.Errorf("nothing recorded in render.refused")
-			}
-			t.Logf("refused: %+v", rec.Render.Refused)
-		})
-	}
+	// four pages at a time: each read mostly waits (settle, the ping)
+	cp := containCapturerWith(t, site, capture.TierRender, func(o *capture.Options) { o.Concurrency = 4 })
+	t.Run("pages", func(t *testing.T) {
+		for name := range cases {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				rec, _ := captureAndGraph(t, cp, site.srv.URL+"/"+name)
+				if rec.Render == nil || rec.Render.Error != nil || rec.Error != nil {
+					t.Fatalf("render failed: %+v %+v", rec.Render, rec.Error)
+				}
+				if site.pinged(name) == 0 {
+					t.Errorf("the page's script did not run (no ping): the test proves nothing")
+				}
+				if b := rec.Trace.Browser; b == nil || !b.Sandboxed {
+					t.Errorf("Chromium ran without its sandbox: %+v", b)
+				}
+				if len(rec.Render.Refused) == 0 && name != "serviceworker" && name != "webrtc" {
+					t.Errorf("nothing recorded in render.refused")
+				}
+				t.Logf("refused: %+v", rec.Render.Refused)
+			})
+		}
+	})
 	time.Sleep(500 * time.Millisecond) // late stragglers would arrive now
 	can.assertUntouched(t)
 }
