@@ -1,6 +1,8 @@
-// Command quality runs sieve's text mode, and optionally the Go peers, over
-// the shared main-content evaluation sets and writes one <id>.txt per page
-// and system for ../shared/bench/score.py. It lives in its own module so
+// Command quality runs sieve's text mode and its Markdown (sieve-markdown:
+// `sieve distill --format markdown` without the title line, its syntax
+// stripped as TestQualityMarkdown strips it), and optionally the Go peers,
+// over the shared main-content evaluation sets and writes one <id>.txt per
+// page and system for ../shared/bench/score.py. It lives in its own module so
 // that the peers never enter sieve's dependencies. scripts/bench-quality.sh
 // runs it and scores the output; see `make bench-quality`.
 package main
@@ -30,7 +32,10 @@ func main() {
 	peers := flag.Bool("peers", false, "also run the Go peers (go-readability v2, go-trafilatura)")
 	flag.StringVar(&captureCache, "captures", "", "keep capture records in DIR/<set>/<id>.json and reuse them (rendered pages vary from run to run)")
 	flag.Parse()
-	systems := []extractor{{"sieve", func(_ bench.Page, rec *capture.Record) (string, error) { return bench.SieveText(rec) }}}
+	systems := []extractor{
+		{"sieve", func(_ bench.Page, rec *capture.Record) (string, error) { return bench.SieveText(rec) }},
+		{"sieve-markdown", func(_ bench.Page, rec *capture.Record) (string, error) { return bench.SieveMarkdown(rec) }},
+	}
 	if *peers {
 		systems = append(systems, peerExtractors()...)
 	}

@@ -1,8 +1,6 @@
 package bench
 
 import (
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/sieve-dev/sieve/graph"
@@ -35,8 +33,7 @@ func TestQualityMarkdown(t *testing.T) {
 			}
 			g := graph.Build(n)
 			full := string(render.ContentMarkdown(g, false))
-			_, body, _ := strings.Cut(full, "\n\n") // after the "# title" line
-			text, md := string(render.Text(g)), StripMarkdown(body)
+			text, md := string(render.Text(g)), MarkdownScored(g)
 			if set.name == SetScrapinghub {
 				textRows, mdRows = append(textRows, Shingles(p.Body, text)), append(mdRows, Shingles(p.Body, md))
 				titled = append(titled, Shingles(p.Body, StripMarkdown(full)))
@@ -58,28 +55,4 @@ func TestQualityMarkdown(t *testing.T) {
 			t.Errorf("%s: markdown F1 %.3f is below text F1 %.3f - 0.01", set.name, ms.F1, ts.F1)
 		}
 	}
-}
-
-var (
-	mdImage    = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
-	mdLink     = regexp.MustCompile(`\[((?:[^\]\\]|\\.)*)\]\([^)]*\)`)
-	mdLineMark = regexp.MustCompile(`(?m)^(\s*(#{1,6} |[-*+] |\d{1,9}[.)] |> ?)+)`)
-	mdRule     = regexp.MustCompile(`(?m)^\|( --- \|)+$`)
-	mdFence    = regexp.MustCompile("(?m)^(`{3,}|~{3,}).*$")
-	mdEscape   = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~])`)
-)
-
-// StripMarkdown removes the Markdown syntax ContentMarkdown writes, leaving
-// the words: markers, link and image syntax (keeping their text), table
-// rules and pipes, fences and backslash escapes.
-func StripMarkdown(s string) string {
-	s = mdImage.ReplaceAllString(s, "$1")
-	s = mdLink.ReplaceAllString(s, "$1")
-	s = mdRule.ReplaceAllString(s, "")
-	s = mdFence.ReplaceAllString(s, "")
-	s = mdLineMark.ReplaceAllString(s, "")
-	s = strings.ReplaceAll(s, " | ", " ")
-	s = strings.ReplaceAll(s, "| ", "")
-	s = strings.ReplaceAll(s, " |", "")
-	return mdEscape.ReplaceAllString(s, "$1")
 }
