@@ -17,8 +17,6 @@ import (
 	"io"
 	"sync"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/record"
 )
@@ -125,11 +123,19 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Sta
 			fmt.Fprintf(stderr, "%s: line %d: %v\n", prog, no, err)
 			b, _ = codec.Marshal(record.NewError(stage, no, input, err))
 		}
-		if _, err := out.Write(b); err != nil {
-			return err
-		}
-		if err := out.WriteByte('\n'); err != nil {
-			return err
+		if len(b) > 0 && len(b) == len(line) && cap(line) > len(line) && &b[0] == &line[0] {
+			// A line passed through: readLines left room for the newline,
+			// so it goes out in one write.
+			if _, err := out.Write(append(b, '\n')); err != nil {
+				return err
+			}
+		} else {
+			if _, err := out.Write(b); err != nil {
+				return err
+			}
+			if err := out.WriteByte('\n'); err != nil {
+				return err
+			}
 		}
 		// Flush per line so a downstream stage (or a person) sees records
 		// as they are made; the buffer still batches the write syscalls of
@@ -327,13 +333,17 @@ func apply(ctx context.Context, st Stage, line []byte) (b []byte, err error) {
 		}
 	}()
 	if !st.Raw {
-		if !gjson.ValidBytes(line) {
+		// One pass over the line validates it and lists its top-level
+		// members; values are skipped, not decoded.
+		var buf [32]record.Member
+		ms, valid, object := record.Walk(line, buf[:0])
+		if !valid {
 			return nil, errors.New("malformed JSON")
 		}
-		if line[0] != '{' {
+		if !object {
 			return nil, errors.New("not a JSON object")
 		}
-		kind := record.Kind(line)
+		kind := record.KindOf(ms)
 		if kind == "" {
 			return nil, errors.New(`no "record" field: not a sieve record`)
 		}
@@ -403,12 +413,31 @@ func accepts(kinds []string, k string) bool {
 
 // readLines calls fn for every non-blank line of r with its 1-based line
 // number (blank lines count), until fn returns false. Each line slice is
-// freshly allocated and owned by fn. It returns nil at the end of r.
+// freshly allocated and owned by fn, with room for one more byte (emit
+// appends the newline there when a line passes through unchanged). The
+// pieces of a line longer than the read buffer are gathered in one buffer
+// kept from line to line, so a line costs one allocation and one copy
+// whatever its length. It returns nil at the end of r.
 func readLines(r io.Reader, fn func(no int, line []byte) bool) error {
-	br := bufio.NewReaderSize(r, 1<<16)
+	br := bufio.NewReaderSize(r, 1<<20)
+	var long []byte // the pieces of a line longer than br's buffer, reused
 	for no := 1; ; no++ {
-		line, err := br.ReadBytes('\n')
-		if line = bytes.TrimSpace(line); len(line) > 0 {
+		frag, err := br.ReadSlice('\n')
+		raw := frag
+		if err == bufio.ErrBufferFull {
+			long = append(long[:0], frag...)
+			for err == bufio.ErrBufferFull {
+				frag, err = br.ReadSlice('\n')
+				long = append(long, frag...)
+			}
+			raw = long
+			if cap(long) > 64<<20 {
+				long = nil // do not keep one huge line's buffer for the rest of the stream
+			}
+		}
+		if t := bytes.TrimSpace(raw); len(t) > 0 {
+			line := make([]byte, len(t), len(t)+1)
+			copy(line, t)
 			if !fn(no, line) {
 				return nil
 			}

@@ -5,6 +5,7 @@ package record
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"unicode/utf8"
@@ -80,32 +81,61 @@ func Excerpt(b []byte, max int) string {
 	return sb.String()
 }
 
+// KindOf is the kind among a line's top-level members (Walk): the value of
+// the first "record" key, as Kind reads it ("" when absent, null or "").
+func KindOf(ms []Member) string {
+	for _, m := range ms {
+		if string(m.Key) != `"record"` && (!bytes.Contains(m.Key, []byte{'\\'}) || m.Name() != "record") {
+			continue
+		}
+		v := m.Value
+		switch {
+		case string(v) == "null":
+			return ""
+		case v[0] != '"':
+			return string(v)
+		case bytes.IndexByte(v, '\\') < 0:
+			return string(v[1 : len(v)-1])
+		}
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			return s
+		}
+		return string(v)
+	}
+	return ""
+}
+
 // Passthrough appends to out (a JSON object) every top-level field of in that
 // out does not already have and that known does not claim. Fields keep the
 // order and the exact bytes they had in in. It lets a stage carry a user's
-// own fields (an "id", job metadata) through a pipeline untouched.
+// own fields (an "id", job metadata) through a pipeline untouched. The
+// members of in are walked (Walk), never decoded: a field's value is copied
+// as bytes, however long; in that is not a valid JSON object adds nothing.
 func Passthrough(out, in []byte, known func(key string) bool) []byte {
-	src := gjson.ParseBytes(in)
-	if !src.IsObject() {
+	var buf [32]Member
+	src, valid, object := Walk(in, buf[:0])
+	if !valid || !object || len(src) == 0 {
 		return out
 	}
-	have := map[string]bool{}
-	gjson.ParseBytes(out).ForEach(func(k, _ gjson.Result) bool {
-		have[k.Str] = true
-		return true
-	})
+	var obuf [32]Member
+	dst, _, _ := Walk(out, obuf[:0])
+	have := make(map[string]bool, len(dst)+len(src))
+	for _, m := range dst {
+		have[m.Name()] = true
+	}
 	var extra []byte
-	src.ForEach(func(k, v gjson.Result) bool {
-		if have[k.Str] || (known != nil && known(k.Str)) {
-			return true
+	for _, m := range src {
+		k := m.Name()
+		if have[k] || (known != nil && known(k)) {
+			continue
 		}
-		have[k.Str] = true
+		have[k] = true
 		extra = append(extra, ',')
-		extra = append(extra, k.Raw...)
+		extra = append(extra, m.Key...)
 		extra = append(extra, ':')
-		extra = append(extra, v.Raw...)
-		return true
-	})
+		extra = append(extra, m.Value...)
+	}
 	if len(extra) == 0 {
 		return out
 	}
