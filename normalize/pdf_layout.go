@@ -216,11 +216,28 @@ func rowWords(atoms []pdfAtom, gap float64) (rows, median, gapped int) {
 	return len(counts), counts[len(counts)/2], gapped
 }
 
+// sortedAtoms is a sorted copy of atoms, equal ones in their order: what
+// slices.SortStableFunc gives, but sorting indices with the position as
+// the last key (pdqsort, O(n log n) moves) instead of the in-place stable
+// merge, whose O(n log² n) moves of 56-byte atoms were most of the row
+// grouping of a dense page.
+func sortedAtoms(atoms []pdfAtom, order func(a, b *pdfAtom) int) []pdfAtom {
+	idx := make([]int, len(atoms))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(i, j int) int { return cmp.Or(order(&atoms[i], &atoms[j]), cmp.Compare(i, j)) })
+	out := make([]pdfAtom, len(atoms))
+	for k, i := range idx {
+		out[k] = atoms[i]
+	}
+	return out
+}
+
 // rowBands sorts atoms top to bottom and cuts them where no atom spans
 // the vertical gap: each band is one horizontal strip of the region.
 func rowBands(atoms []pdfAtom) [][]pdfAtom {
-	sorted := slices.Clone(atoms)
-	slices.SortStableFunc(sorted, func(a, b pdfAtom) int {
+	sorted := sortedAtoms(atoms, func(a, b *pdfAtom) int {
 		return cmp.Or(cmp.Compare(a.top(), b.top()), cmp.Compare(a.left(), b.left()))
 	})
 	var bands [][]pdfAtom
@@ -320,8 +337,7 @@ func medianSize(atoms []pdfAtom) float64 {
 // is x-height tall, a comma a few points). Within a row atoms are sorted
 // left to right. A table is a row of its own.
 func rowGroups(atoms []pdfAtom) [][]pdfAtom {
-	sorted := slices.Clone(atoms)
-	slices.SortStableFunc(sorted, func(a, b pdfAtom) int {
+	sorted := sortedAtoms(atoms, func(a, b *pdfAtom) int {
 		return cmp.Or(cmp.Compare(a.top()+a.box.H/2, b.top()+b.box.H/2), cmp.Compare(a.left(), b.left()))
 	})
 	var rows [][]pdfAtom
