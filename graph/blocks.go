@@ -34,6 +34,7 @@ type builder struct {
 	gaps     []Gap
 	labels   map[int]string // form field element → label text
 	labelEls map[int]bool   // label elements that label a field
+	budget
 
 	buf       strings.Builder
 	bufLinks  int       // chars of link text in buf
@@ -100,6 +101,10 @@ func (b *builder) run() {
 		b.walk(r)
 	}
 	b.flush()
+	if len(b.blocks) > b.maxBlocks {
+		b.blocks = b.blocks[:b.maxBlocks]
+	}
+	b.cutRefs()
 }
 
 func (b *builder) zone() zone { return b.zones[len(b.zones)-1] }
@@ -369,6 +374,12 @@ func (b *builder) emit(o owner, text string, linkChars int) int {
 	} else {
 		d.Source = "static"
 	}
+	if len(b.blocks) >= b.maxBlocks {
+		// Over the block budget: the one block past it is scratch space
+		// for the callers, overwritten by the next and dropped by run.
+		b.cutBlocks++
+		b.blocks = b.blocks[:b.maxBlocks]
+	}
 	b.blocks = append(b.blocks, d)
 	return len(b.blocks) - 1
 }
@@ -440,6 +451,10 @@ func (b *builder) addLatent(i int) {
 			mergeLatentPlace(b.t, i, &last.Latent)
 			return
 		}
+	}
+	if len(b.latent) >= b.maxLatent {
+		b.cutLatent++
+		return
 	}
 	l := posLatent{pos: len(b.blocks), parent: parent}
 	l.Trust, l.Text, l.Reason, l.Rule = TrustMarker, text, n.Hidden, n.HiddenRule

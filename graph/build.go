@@ -19,9 +19,13 @@ import (
 
 // Build makes the content graph of one normalized page. It is a pure
 // function of its input: the same record gives the same graph.
-func Build(rec *normalize.Record) *Record {
+func Build(rec *normalize.Record) *Record { return BuildWith(rec, Limits{}) }
+
+// BuildWith is Build under the budgets of lim.
+func BuildWith(rec *normalize.Record, lim Limits) *Record {
 	t := newTree(rec.Nodes)
-	b := &builder{t: t, base: rec.FinalURL, jsonld: rec.Doc.JSONLD}
+	b := &builder{t: t, base: rec.FinalURL, jsonld: rec.Doc.JSONLD,
+		budget: budget{maxBlocks: lim.blocks(), maxLatent: lim.latent()}}
 	b.run()
 	visible, inMain := visibleText(t)
 	share := 0.0
@@ -66,6 +70,9 @@ func Build(rec *normalize.Record) *Record {
 		mountEmpty: emptyMount(t)}
 	var outcomeNotes []string
 	g.Outcome, outcomeNotes = decideOutcome(sig)
+	cut := budgetGaps(len(rec.Nodes), rec.Stats.CutNodes, b)
+	g.Gaps = append(g.Gaps, cut...)
+	outcomeNotes = append(outcomeNotes, budgetOutcome(&g.Outcome, cut)...)
 	if gap, ok := entryGap(rec.Doc.Title, g.Outcome); ok {
 		g.Gaps = append(g.Gaps, gap)
 	}

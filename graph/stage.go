@@ -18,12 +18,16 @@ import (
 var inputKeys = record.FieldsOf[normalize.Record]()
 
 // Transform turns one normalized record line into one graph record line.
-func Transform(_ context.Context, line []byte) ([]byte, error) {
+func Transform(ctx context.Context, line []byte) ([]byte, error) {
+	return transform(ctx, line, Limits{})
+}
+
+func transform(_ context.Context, line []byte, lim Limits) ([]byte, error) {
 	var rec normalize.Record
 	if err := codec.Unmarshal(line, &rec); err != nil {
 		return nil, fmt.Errorf("decoding normalized record: %w", err)
 	}
-	out, err := codec.Marshal(Build(&rec))
+	out, err := codec.Marshal(BuildWith(&rec, lim))
 	if err != nil {
 		return nil, fmt.Errorf("encoding graph record: %w", err)
 	}
@@ -31,8 +35,12 @@ func Transform(_ context.Context, line []byte) ([]byte, error) {
 }
 
 // Stage is the graph filter.
-func Stage() jsonl.Stage {
-	return jsonl.Stage{Name: "graph", Accept: []string{record.KindNormalized}, Transform: Transform}
+func Stage() jsonl.Stage { return StageWith(Limits{}) }
+
+// StageWith is Stage under the budgets of lim.
+func StageWith(lim Limits) jsonl.Stage {
+	return jsonl.Stage{Name: "graph", Accept: []string{record.KindNormalized},
+		Transform: func(ctx context.Context, line []byte) ([]byte, error) { return transform(ctx, line, lim) }}
 }
 
 // Command is sieve-graph.
@@ -44,8 +52,13 @@ func Command() *cli.Command {
 		Description: "Reads \"normalized\" records on stdin and writes one \"graph\" record per line: " +
 			"content.json plus a \"record\" key. Other record kinds pass through unchanged; a malformed " +
 			"line becomes an error record and the command exits 1 at the end.",
+		Flags: LimitFlags(),
 		Action: func(c *cli.Context) error {
-			_, err := jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), Stage())
+			lim, err := LimitsFrom(c)
+			if err != nil {
+				return err
+			}
+			_, err = jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), StageWith(lim))
 			return err
 		},
 	}

@@ -21,15 +21,19 @@ const (
 // verdicts and page boxes. Roles, levels, paths and text follow the rules
 // of the served-HTML walk; document facts (meta, JSON-LD, scripts) stay
 // those of the served HTML, except the title, which is the rendered one.
-func readDOM(out *Record, rec *capture.Record) {
+func readDOM(out *Record, rec *capture.Record, maxNodes int) {
 	nodes := make([]Node, 0, len(rec.DOM))
 	remap := make([]int, len(rec.DOM)) // walker index → node id, -1 when dropped
 	scopes := make([]scope, len(rec.DOM))
 	paths := make([]string, len(rec.DOM))
 	sibs := map[int]*siblings{}
-	out.Stats.Elements, out.Stats.TextNodes = 0, 0
+	out.Stats.Elements, out.Stats.TextNodes, out.Stats.CutNodes = 0, 0, 0
 	for i, d := range rec.DOM {
 		remap[i] = -1
+		if len(nodes) >= maxNodes {
+			out.Stats.CutNodes = len(rec.DOM) - i // pre-order: the rest of the page
+			break
+		}
 		parent := -1
 		if d.Parent >= 0 && d.Parent < i {
 			parent = remap[d.Parent]

@@ -32,6 +32,34 @@ var ErrUnsupported = errors.New("sieve-normalize reads HTML and plain text")
 // data for the graph); a PDF is read from capture's pdf facts; another
 // content type is an error.
 func Normalize(rec *capture.Record) (*Record, error) {
+	return NormalizeWith(rec, Limits{})
+}
+
+// DefaultMaxNodes is the node budget of a page: the most nodes its node
+// list holds. 10 MiB of served HTML (capture's default size cap) can hold
+// 3.5 million empty elements; the budget keeps the stages after the
+// parser in bounded memory whatever the markup.
+const DefaultMaxNodes = 3_000_000
+
+// Limits are normalize's per-page budgets. A page over one is read up to
+// it; Stats.CutNodes says how much was left, and the graph reads the page
+// as partial with a gap.
+type Limits struct {
+	// Nodes is the most nodes of the node list (elements and text, in
+	// document order); the rest of the document is not read. 0 is
+	// DefaultMaxNodes.
+	Nodes int
+}
+
+func (l Limits) nodes() int {
+	if l.Nodes > 0 {
+		return l.Nodes
+	}
+	return DefaultMaxNodes
+}
+
+// NormalizeWith is Normalize under the budgets of lim.
+func NormalizeWith(rec *capture.Record, lim Limits) (*Record, error) {
 	out := newRecord(rec)
 	if rec.PDF != nil { // also beside a size-cap error: the pages read are kept
 		readPDF(out, rec.PDF)
@@ -45,12 +73,12 @@ func Normalize(rec *capture.Record) (*Record, error) {
 	case bodyText:
 		readPlainText(out, rec.Body)
 	case bodyHTML:
-		if err := readHTML(out, rec); err != nil {
+		if err := readHTML(out, rec, lim); err != nil {
 			return nil, err
 		}
 	}
 	if len(rec.DOM) > 0 {
-		readDOM(out, rec) // render tier: the rendered nodes replace the served ones
+		readDOM(out, rec, lim.nodes()) // render tier: the rendered nodes replace the served ones
 	}
 	return out, nil
 }

@@ -12,18 +12,19 @@ import (
 )
 
 // readHTML parses the body and fills out's nodes, doc facts and stats.
-func readHTML(out *Record, rec *capture.Record) error {
+func readHTML(out *Record, rec *capture.Record, lim Limits) error {
 	doc, skipped, err := parseHTML(rec.Body)
 	if err != nil {
 		return err
 	}
 	base, declared := baseURL(doc, rec)
 	w := newWalker(out, base)
+	w.maxNodes = lim.nodes()
 	if declared {
 		out.Doc.Base = base.String()
 	}
 	w.out.Stats.SkippedNodes += skipped
-	w.reserve(countSubtree(doc))
+	w.reserve(min(countSubtree(doc), w.maxNodes))
 	w.document(doc)
 	w.applyStyleSheets()
 	w.showLoadingState()

@@ -145,4 +145,7 @@ type Stats struct {
 	TextNodes    int `json:"text_nodes"`
 	SkippedNodes int `json:"skipped_nodes"` // comments, script/style/template/noscript subtrees, svg/math internals
 	StyleRules   int `json:"style_rules"`   // style-sheet rules considered for visibility
+	// CutNodes counts the nodes past the node budget (Limits.Nodes), not
+	// read; absent under it.
+	CutNodes int `json:"cut_nodes,omitempty"`
 }

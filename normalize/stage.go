@@ -22,6 +22,10 @@ var knownCaptureKeys = record.FieldsOf[capture.Record]()
 // fields the capture record does not define (a user's "id") are carried
 // over unchanged.
 func Transform(ctx context.Context, line []byte) ([]byte, error) {
+	return transform(ctx, line, Limits{})
+}
+
+func transform(ctx context.Context, line []byte, lim Limits) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -29,7 +33,7 @@ func Transform(ctx context.Context, line []byte) ([]byte, error) {
 	if err := codec.Unmarshal(line, &rec); err != nil {
 		return nil, fmt.Errorf("decoding capture record: %w", err)
 	}
-	out, err := Normalize(&rec)
+	out, err := NormalizeWith(&rec, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -42,13 +46,35 @@ func Transform(ctx context.Context, line []byte) ([]byte, error) {
 
 // Stage is the normalize filter: capture records in, normalized records
 // out, everything else through untouched.
-func Stage() jsonl.Stage {
+func Stage() jsonl.Stage { return StageWith(Limits{}) }
+
+// StageWith is Stage under the budgets of lim.
+func StageWith(lim Limits) jsonl.Stage {
 	return jsonl.Stage{
-		Name:        "normalize",
-		Accept:      []string{record.KindCapture},
-		Transform:   Transform,
+		Name:   "normalize",
+		Accept: []string{record.KindCapture},
+		Transform: func(ctx context.Context, line []byte) ([]byte, error) {
+			return transform(ctx, line, lim)
+		},
 		Concurrency: runtime.GOMAXPROCS(0),
 	}
+}
+
+// LimitFlags are the flags of normalize's budgets (sieve-normalize,
+// sieve distill).
+func LimitFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "max-nodes", Value: DefaultMaxNodes, Usage: "node budget of a page: the document after this many nodes (elements and text) is not read, and the page reads as partial with a gap"},
+	}
+}
+
+// LimitsFrom reads LimitFlags.
+func LimitsFrom(c *cli.Context) (Limits, error) {
+	n := c.Int("max-nodes")
+	if n < 1 {
+		return Limits{}, cliutil.Usagef("--max-nodes must be at least 1, not %d", n)
+	}
+	return Limits{Nodes: n}, nil
 }
 
 // Command is sieve-normalize.
@@ -70,8 +96,13 @@ Example:
 			if c.NArg() > 0 {
 				return cliutil.Usagef("sieve-normalize takes no arguments (it reads JSONL on stdin), got %q", c.Args().First())
 			}
-			_, err := jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), Stage())
+			lim, err := LimitsFrom(c)
+			if err != nil {
+				return err
+			}
+			_, err = jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), StageWith(lim))
 			return err
 		},
+		Flags: LimitFlags(),
 	}
 }

@@ -34,6 +34,7 @@ type walker struct {
 	resolved   map[string]string // resolve's cache
 	titleSeen  bool
 	depthSum   int // of emitted elements, for meanDepth
+	maxNodes   int // the node budget (Limits.Nodes)
 }
 
 // meanDepth is the mean depth of the emitted elements, at least 1.
@@ -93,6 +94,10 @@ func (w *walker) element(n *html.Node, parent int, path string, sc scope, collap
 	}
 	w.security(n)
 	if n.Namespace == "" && w.metadata(n) {
+		return
+	}
+	if len(w.out.Nodes) >= w.maxNodes {
+		w.out.Stats.CutNodes += countSubtree(n)
 		return
 	}
 	id := w.emit(n, parent, path, sc, collapsed)
@@ -241,6 +246,10 @@ func (w *walker) text(n *html.Node, parent int, sc scope, collapsed bool) {
 	}
 	if t == "" {
 		w.out.Stats.SkippedNodes++
+		return
+	}
+	if len(w.out.Nodes) >= w.maxNodes {
+		w.out.Stats.CutNodes++
 		return
 	}
 	node := Node{ID: len(w.out.Nodes), Parent: parent, Tag: textTag, Text: t, Pre: sc.pre, Source: SourceStatic}
