@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/normalize"
@@ -11,22 +12,26 @@ import (
 
 // injectionLike matches hidden text that reads like instructions to a
 // model. It is a signal for review, not a verdict: it can miss and it can
-// fire on an innocent sentence.
-var injectionLike = regexp.MustCompile(`(?i)` +
-	`\b(ignore|disregard|forget|override)\b.{0,40}\b(previous|prior|above|earlier|all|any|your)\b.{0,40}\b(instructions?|prompts?|rules|directions|guidelines)\b` +
-	`|\b(system|developer)\s+(prompt|message|instructions?)\b` +
-	`|\byou\s+are\s+(now\s+)?(an?\s+)?(ai|assistant|language\s+model|llm|chatbot|gpt)\b` +
-	`|\b(as|for)\s+an?\s+(ai|language\s+model|llm)\b` +
-	`|\bdo\s+not\s+(tell|inform|reveal\s+to)\s+the\s+user\b` +
-	`|<\|?(im_start|im_end|system)\|?>` +
-	`|\b(assistant|ai|llm|model)s?\s*[:,]\s*(please\s+)?(say|respond|answer|output|reply|recommend|ignore)\b`)
+// fire on an innocent sentence. Compiled on first use: the program is
+// large (about 49 M instructions to compile, 3/4 of `sieve --version`), and
+// most processes never check hidden text.
+var injectionLike = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)` +
+		`\b(ignore|disregard|forget|override)\b.{0,40}\b(previous|prior|above|earlier|all|any|your)\b.{0,40}\b(instructions?|prompts?|rules|directions|guidelines)\b` +
+		`|\b(system|developer)\s+(prompt|message|instructions?)\b` +
+		`|\byou\s+are\s+(now\s+)?(an?\s+)?(ai|assistant|language\s+model|llm|chatbot|gpt)\b` +
+		`|\b(as|for)\s+an?\s+(ai|language\s+model|llm)\b` +
+		`|\bdo\s+not\s+(tell|inform|reveal\s+to)\s+the\s+user\b` +
+		`|<\|?(im_start|im_end|system)\|?>` +
+		`|\b(assistant|ai|llm|model)s?\s*[:,]\s*(please\s+)?(say|respond|answer|output|reply|recommend|ignore)\b`)
+})
 
 // MarkUntrusted is latent text with its trust marker inline, as every copy
 // of it outside latent[] carries it: "[UNTRUSTED HIDDEN TEXT: …] text".
 func MarkUntrusted(text string) string { return "[" + graph.TrustMarker + "] " + text }
 
 // InjectionLike reports whether hidden text reads like model instructions.
-func InjectionLike(s string) bool { return injectionLike.MatchString(s) }
+func InjectionLike(s string) bool { return injectionLike().MatchString(s) }
 
 // securityFindings lists the findings in a fixed order: hidden text (and
 // its injection-like subset, right after each entry), forms, password
