@@ -17,8 +17,8 @@ RACE_PKGS := $(RACE_ONLY_PKGS) ./cmd/sieve/...
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: install static man
-.PHONY: all build demo test test-start check-go deps lint unit race ajv mcp-client mcp-conformance e2e bench bench-go bench-mcp bench-stream bench-render bench-quality bench-quality-peers bench-pdf bench-crop bench-crawl testpdfs clean
+.PHONY: install static man image
+.PHONY: all build demo test test-start check-go deps lint unit race ajv mcp-client mcp-conformance e2e bench bench-go bench-mcp bench-stream bench-render bench-quality bench-quality-peers bench-pdf bench-crop bench-crawl bench-growth testpdfs clean
 
 all: build
 
@@ -48,6 +48,19 @@ build: check-go
 static: check-go
 	@mkdir -p $(BIN)/static
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN)/static/ $(addprefix ./cmd/,$(CMDS))
+
+# image writes sieve's container image as an OCI image layout in bin/image
+# without a container engine (internal/ociimage): the static binaries, a CA
+# bundle and an unprivileged user, entrypoint sieve, static tier only;
+# skopeo (Debian's) reads it back when installed. Load it elsewhere with
+# skopeo copy oci:bin/image:VERSION docker-daemon:sieve:VERSION. The
+# Dockerfile builds the image with Chromium for the render tier.
+image: static
+	$(GO) run ./internal/ociimage -out $(BIN)/image -bin $(BIN)/static
+	@if command -v skopeo >/dev/null 2>&1; then \
+	  ref=$$($(BIN)/static/sieve --version | awk '{print $$NF}'); \
+	  skopeo inspect oci:$(BIN)/image:$$ref | grep -E '"(Digest|Architecture|Os)"' && echo "skopeo reads oci:$(BIN)/image:$$ref"; \
+	else echo "skopeo is not installed: the layout was not read back (apt-get install skopeo)"; fi
 
 man: build
 	$(BIN)/sieve man --dir $(BIN)/man/man1
@@ -104,7 +117,7 @@ mcp-client: build
 mcp-conformance: build
 	@scripts/mcp-conformance.sh
 
-bench: build bench-go bench-stream bench-render bench-pdf bench-mcp bench-crop bench-crawl
+bench: build bench-go bench-stream bench-render bench-pdf bench-mcp bench-crop bench-crawl bench-growth
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./normalize ./graph ./render ./internal/bench ./verify ./anchor
@@ -117,6 +130,13 @@ bench-mcp: check-go
 
 bench-stream: build
 	@scripts/bench-stream.sh
+
+# bench-growth: wall time, CPU time and peak RSS of sieve distill --tier
+# static on pages of 10k, 100k, 300k and 1M tiny paragraphs and 1M inline
+# elements, with and without evidence, and the growth 100k → 1M (issue 17;
+# docs/BENCH.md). Each run is killed past CAP_MB (3072) of RSS.
+bench-growth: build
+	@scripts/bench-growth.sh
 
 # bench-render: render-tier pages/s at --concurrency 1, 2, 4 on local pages,
 # against chromium --dump-dom, with the process tree's peak memory.
