@@ -49,6 +49,7 @@ func BuildWith(rec *normalize.Record, lim Limits) *Record {
 		Structured:        map[string]any{},
 	}
 	g.Blocks = finishBlocks(b.blocks)
+	b.blocks = nil // the drafts are copied out: a whole-page copy less to hold
 	g.Sections = assignSections(g.Blocks)
 	if g.Sections == nil {
 		g.Sections = []Section{}

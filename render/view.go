@@ -62,11 +62,7 @@ type navGroup struct {
 
 func newView(rec *graph.Record) *view {
 	v := &view{rec: rec, media: map[string]graph.Media{}, forms: map[string]graph.Action{}}
-	for _, b := range rec.Blocks {
-		if b.Role == "content" {
-			v.blocks = append(v.blocks, b)
-		}
-	}
+	v.blocks = contentBlocks(rec.Blocks)
 	for _, m := range rec.MediaAll {
 		v.media[m.ID] = m
 	}
@@ -83,6 +79,31 @@ func newView(rec *graph.Record) *view {
 	v.nav, v.moreNav = navigation(rec)
 	v.summary = shownSummary(rec.Summary, v.blocks)
 	return v
+}
+
+// contentBlocks are the content blocks of all, read only: all itself when
+// every block is content (no copy: a view is made several times per
+// artifact, and a block is some 250 bytes), else a copy of exactly them.
+func contentBlocks(all []graph.Block) []graph.Block {
+	n := 0
+	for i := range all {
+		if all[i].Role == "content" {
+			n++
+		}
+	}
+	if n == len(all) {
+		return all[:n:n]
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]graph.Block, 0, n)
+	for i := range all {
+		if all[i].Role == "content" {
+			out = append(out, all[i])
+		}
+	}
+	return out
 }
 
 // shownSummary is the summary the renderings show under the title: none
@@ -123,10 +144,7 @@ func contentLinks(all []graph.Link) ([]graph.Link, int) {
 // (groups in order of first appearance), deduplicated by href, at most
 // maxLinks in all.
 func navigation(rec *graph.Record) ([]navGroup, int) {
-	kind := map[string]string{}
-	for _, b := range rec.Blocks {
-		kind[b.ID] = b.Chrome
-	}
+	var kind map[string]string // block id → chrome kind, made at the first chrome link
 	seen := map[string]bool{}
 	index := map[string]int{}
 	var groups []navGroup
@@ -141,6 +159,12 @@ func navigation(rec *graph.Record) ([]navGroup, int) {
 			continue
 		}
 		n++
+		if kind == nil {
+			kind = make(map[string]string, len(rec.Blocks))
+			for _, b := range rec.Blocks {
+				kind[b.ID] = b.Chrome
+			}
+		}
 		g := kind[l.BlockID]
 		if g == "" {
 			g = "other"
