@@ -1,69 +1,97 @@
 #!/usr/bin/env bash
-# bench-pdf.sh — PDF throughput on a long document: the bench report (64
-# chapters, 77 A4 pages, tagged, printed by Chromium from generated HTML:
-# pdftest.LongHTML) through sieve-capture | sieve-normalize | sieve-graph,
-# side by side with `pdftotext -bbox-layout` (poppler) on the same file in
-# the same run. Prints pages/s (best of RUNS, after one warm-up run that
-# fills wazero's compilation cache) and the peak RSS of each process, and
-# one first run with an empty cache.
+# bench-pdf.sh — PDF throughput against poppler, on two documents: the
+# bench report (64 chapters, 77 A4 pages, tagged, printed by Chromium from
+# generated HTML: pdftest.LongHTML) and sample 009 of the shared corpus
+# (../shared/bench/pdf-samples: a 117-page pdflatex book; skipped when the
+# corpus is not there). Each is read by
+#   sieve-capture | sieve-normalize | sieve-graph   (the piped stages)
+#   sieve distill --format text                     (in process, render too)
+#   pdftotext -bbox-layout                          (poppler)
+# in RUNS interleaved rounds (one of each per round, after a warm-up that
+# fills wazero's compilation cache), so that the machine's load hits all
+# three alike. Per document it prints the median wall time and pages/s,
+# the CPU seconds (user+sys, summed over the stages: steadier than wall
+# time on a shared machine), the peak RSS of each process, and the ratio
+# sieve/pdftotext in pages/s: the median of the per-round ratios. One
+# first run with an empty compilation cache is shown too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-$PWD/bin}
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 OUT=${OUT:-$PWD/.bench/pdf}
+BENCH_DIR=${SIEVE_BENCH_DIR:-$PWD/../shared/bench}
 scripts/ensure-tools.sh time poppler-utils:pdftotext >/dev/null
 mkdir -p "$OUT"
-doc=$OUT/long.pdf
-if [ ! -s "$doc" ]; then
-  go run ./cmd/sievepdfgen -long "$doc"
+long=$OUT/long.pdf
+if [ ! -s "$long" ]; then
+  go run ./cmd/sievepdfgen -long "$long"
 fi
-pages=$(pdfinfo "$doc" | awk '/^Pages:/ {print $2}')
+docs=("$long")
+book=$BENCH_DIR/pdf-samples/pdfs/009-pdflatex-geotopo/GeoTopo-komprimiert.pdf
+if [ -s "$book" ]; then docs+=("$book"); else echo "sample 009 not found at $book: skipped" >&2; fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "$doc" >"$work/targets"
 
-sieve_once() { # one capture | normalize | graph run; prints wall seconds
+calc() { awk "BEGIN { printf \"%.3f\", $1 }"; }
+now() { date +%s.%N; }
+# tsum FILE...: user+sys seconds summed over /usr/bin/time -f '%U %S %M' files
+tsum() { cat "$@" | awk '{ s += $1 + $2 } END { printf "%.2f", s }'; }
+mb() { awk '{ printf "%d", $3 / 1024 }' "$1"; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+pipe_once() { # DOC: one capture | normalize | graph run; prints wall seconds
   local t0 t1
-  t0=$(date +%s.%N)
-  /usr/bin/time -f '%M' -o "$work/c.rss" "$BIN/sieve-capture" <"$work/targets" |
-    /usr/bin/time -f '%M' -o "$work/n.rss" "$BIN/sieve-normalize" |
-    /usr/bin/time -f '%M' -o "$work/g.rss" "$BIN/sieve-graph" >"$work/graph.jsonl"
-  t1=$(date +%s.%N)
+  echo "$1" >"$work/targets"
+  t0=$(now)
+  /usr/bin/time -f '%U %S %M' -o "$work/c.t" "$BIN/sieve-capture" <"$work/targets" 2>/dev/null |
+    /usr/bin/time -f '%U %S %M' -o "$work/n.t" "$BIN/sieve-normalize" 2>/dev/null |
+    /usr/bin/time -f '%U %S %M' -o "$work/g.t" "$BIN/sieve-graph" >"$work/graph.jsonl" 2>/dev/null
+  t1=$(now)
+  grep -q '"record":"graph"' "$work/graph.jsonl" || { echo "sieve-graph wrote no graph record for $1" >&2; exit 1; }
+  calc "$t1 - $t0"
+}
+
+distill_once() {
+  local t0 t1
+  t0=$(now)
+  /usr/bin/time -f '%U %S %M' -o "$work/d.t" "$BIN/sieve" distill --quiet --format text "$1" >"$work/text.txt"
+  t1=$(now)
   calc "$t1 - $t0"
 }
 
 poppler_once() {
   local t0 t1
-  t0=$(date +%s.%N)
-  /usr/bin/time -f '%M' -o "$work/p.rss" pdftotext -bbox-layout "$doc" "$work/bbox.html"
-  t1=$(date +%s.%N)
+  t0=$(now)
+  /usr/bin/time -f '%U %S %M' -o "$work/p.t" pdftotext -bbox-layout "$1" "$work/bbox.html"
+  t1=$(now)
   calc "$t1 - $t0"
 }
 
-calc() { awk "BEGIN { printf \"%.3f\", $1 }"; }
-
-best() { # best FUNC: the shortest of RUNS runs, after a warm-up
-  local f=$1 b= s
-  "$f" >/dev/null
+printf '%-44s %7s %8s %8s  %s\n' run 'wall s' pages/s 'CPU s' 'peak RSS (MB)'
+for doc in "${docs[@]}"; do
+  pages=$(pdfinfo "$doc" | awk '/^Pages:/ {print $2}')
+  # One run with an empty compilation cache: what a first use pays.
+  tc=$(XDG_CACHE_HOME=$work/cache pipe_once "$doc")
+  cold=$(tsum "$work/c.t")
+  pipe_once "$doc" >/dev/null
+  : >"$work/rounds"
   for _ in $(seq "$RUNS"); do
-    s=$("$f")
-    if [ -z "$b" ] || [ "$(calc "$s < $b")" = 1.000 ]; then b=$s; fi
+    ts=$(pipe_once "$doc")
+    td=$(distill_once "$doc")
+    tp=$(poppler_once "$doc")
+    echo "$ts $(tsum "$work/c.t" "$work/n.t" "$work/g.t") $(mb "$work/c.t") $(mb "$work/n.t") $(mb "$work/g.t") $td $(tsum "$work/d.t") $(mb "$work/d.t") $tp $(tsum "$work/p.t") $(mb "$work/p.t")" >>"$work/rounds"
   done
-  echo "$b"
-}
-
-# One run with an empty compilation cache: what a first use pays.
-tc=$(XDG_CACHE_HOME=$work/cache sieve_once)
-cp "$work/c.rss" "$work/cold.rss"
-ts=$(best sieve_once)
-grep -q '"record":"graph"' "$work/graph.jsonl" || { echo "sieve-graph wrote no graph record" >&2; exit 1; }
-tp=$(best poppler_once)
-mb() { echo "$(( $(cat "$1") / 1024 ))"; }
-printf 'document: %s (%s pages, %s bytes)\n' "$doc" "$pages" "$(stat -c %s "$doc")"
-printf '%-48s %8s %8s  %s\n' run seconds pages/s 'peak RSS (MB)'
-printf '%-48s %8.2f %8.1f  capture %s / normalize %s / graph %s\n' \
-  'sieve-capture | sieve-normalize | sieve-graph' "$ts" "$(calc "$pages / $ts")" \
-  "$(mb "$work/c.rss")" "$(mb "$work/n.rss")" "$(mb "$work/g.rss")"
-printf '%-48s %8.2f %8.1f  capture %s\n' '  the same, first run (empty wasm compile cache)' "$tc" "$(calc "$pages / $tc")" "$(mb "$work/cold.rss")"
-printf '%-48s %8.2f %8.1f  %s\n' 'pdftotext -bbox-layout' "$tp" "$(calc "$pages / $tp")" "$(mb "$work/p.rss")"
-printf 'time per page sieve / pdftotext: %.1fx\n' "$(calc "$ts / $tp")"
+  col() { awk -v c="$1" '{ print $c }' "$work/rounds" | median; }
+  colmax() { awk -v c="$1" '$c > m { m = $c } END { print m }' "$work/rounds"; }
+  ts=$(col 1) cs=$(col 2) td=$(col 6) cd=$(col 7) tp=$(col 9) cp=$(col 10)
+  rp=$(awk '{ print $9 / $1 }' "$work/rounds" | median)
+  rd=$(awk '{ print $9 / $6 }' "$work/rounds" | median)
+  printf '%s (%s pages, %s bytes), median of %s rounds\n' "$doc" "$pages" "$(stat -c %s "$doc")" "$RUNS"
+  printf '  %-42s %7.2f %8.1f %8.2f  capture %s / normalize %s / graph %s\n' \
+    'sieve-capture | sieve-normalize | sieve-graph' "$ts" "$(calc "$pages / $ts")" "$cs" "$(colmax 3)" "$(colmax 4)" "$(colmax 5)"
+  printf '  %-42s %7.2f %8.1f %8.2f  %s\n' 'sieve distill --format text' "$td" "$(calc "$pages / $td")" "$cd" "$(colmax 8)"
+  printf '  %-42s %7.2f %8.1f %8.2f  %s\n' 'pdftotext -bbox-layout' "$tp" "$(calc "$pages / $tp")" "$cp" "$(colmax 11)"
+  printf '  %-42s %7.2f %8.1f %8.2f  capture\n' 'piped, first run (empty wasm compile cache)' "$tc" "$(calc "$pages / $tc")" "$cold"
+  printf '  pages/s vs pdftotext (median of per-round ratios): piped %.2fx, distill %.2fx; CPU s: piped %.2fx, distill %.2fx of pdftotext\n' \
+    "$rp" "$rd" "$(calc "$cs / $cp")" "$(calc "$cd / $cp")"
+done

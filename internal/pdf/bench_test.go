@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -78,4 +79,39 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkParseReaders parses the bench report (SIEVE_PDF_BENCH, made by
+// make bench-pdf) and the corpus book with one reader and with
+// GOMAXPROCS (at most 4): wall time, pages/s and CPU per parse. Run with
+// -count: the sub-benchmarks alternate, so the machine's load hits both.
+func BenchmarkParseReaders(b *testing.B) {
+	docs := map[string]string{"book": bookPath(), "report": os.Getenv("SIEVE_PDF_BENCH")}
+	for _, name := range []string{"report", "book"} {
+		data, err := os.ReadFile(docs[name])
+		if err != nil {
+			continue
+		}
+		for _, n := range []int{1, maxReaders} {
+			b.Run(fmt.Sprintf("%s/readers=%d", name, n), func(b *testing.B) {
+				defer func(r int) { maxReaders = r }(maxReaders)
+				maxReaders = n
+				if _, err := Parse(data); err != nil { // start the engine and its helpers
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				cpu0 := cpuTime()
+				pages := 0
+				for range b.N {
+					doc, err := Parse(data)
+					if err != nil {
+						b.Fatal(err)
+					}
+					pages += len(doc.Pages)
+				}
+				b.ReportMetric(float64(pages)/b.Elapsed().Seconds(), "pages/s")
+				b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+			})
+		}
+	}
 }
