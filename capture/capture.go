@@ -172,6 +172,18 @@ func sourceFingerprint(body []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
+// keepSource stores a body that is no PDF in the blob store when there is
+// one (--blobs), under its source_fingerprint as keepPDF does: the bytes
+// the fingerprint covers, which sieve-render --blobs puts into the
+// evidence bundle (evidence/source.html). A store that cannot be written
+// costs the bundle its source bytes, not the read: the bundle's
+// source.json then says they are not there.
+func (c *Capturer) keepSource(body []byte) {
+	if c.blobs != nil && len(body) > 0 {
+		_, _ = c.blobs.Put(body)
+	}
+}
+
 // fillBody records a received body: its size, media type and, for textual
 // types, its text as UTF-8; a PDF's facts, and its bytes in the blob store
 // when there is one.
@@ -186,6 +198,7 @@ func (c *Capturer) fillBody(rec *Record, body []byte, truncated bool, contentTyp
 		c.keepPDF(rec, body)
 		return
 	}
+	c.keepSource(body)
 	if !isText(mt) {
 		if len(body) > 0 {
 			rec.BodyOmitted = "binary content type " + mt

@@ -71,7 +71,7 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "base-url", Usage: "resolve a local file's links and canonical URL against this http(s) `URL`, the address it was saved from (nothing is fetched from it)"},
 		&cli.StringFlag{Name: "password", Usage: "open encrypted PDFs with this `PASSWORD` (user or owner); it is written to no record. Other users can see a command line: prefer --password-file"},
 		&cli.StringFlag{Name: "password-file", Usage: "open encrypted PDFs with the password on the first line of `FILE`"},
-		&cli.StringFlag{Name: "blobs", Usage: "directory (content-addressed) for full-page screenshots of rendered pages and the bytes of PDFs (under their source_fingerprint); none kept when empty"},
+		&cli.StringFlag{Name: "blobs", Usage: "directory (content-addressed) for full-page screenshots of rendered pages and the served bytes of every page and PDF (under their source_fingerprint; sieve distill puts them in the evidence bundle); none kept when empty"},
 	}
 }
 

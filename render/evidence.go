@@ -1,16 +1,24 @@
 package render
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path"
 
 	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/blob"
+	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/eef"
 )
 
 // evidenceFiles renders the EEF bundle of rec (internal/eef) into the
 // artifact's evidence/ directory and returns its files and the document
 // fingerprint. document.md is rendered here, with index.md's escaping.
-func evidenceFiles(rec *graph.Record) ([]file, string, error) {
+// The source bytes join the bundle (source.html or source.pdf) when the
+// capture's blob store, blobs, holds them; source.json says where they
+// are either way.
+func evidenceFiles(rec *graph.Record, blobs string) ([]file, string, error) {
 	b, err := eef.Build(rec, eef.DefaultConfig())
 	if err != nil {
 		return nil, "", err
@@ -24,7 +32,44 @@ func evidenceFiles(rec *graph.Record) ([]file, string, error) {
 	for _, name := range []string{eef.FileDocument, eef.FileChunks, eef.FileSecurityReport, eef.FileMarkdown, eef.FileText, eef.FileProfile} {
 		files = append(files, file{path.Join(eef.Dir, name), m[name]})
 	}
+	src, note := sourceBytes(blobs, rec.SourceFingerprint)
+	ptr, err := c14n.Marshal(eef.Pointer(b.Document, src != nil, note))
+	if err != nil {
+		return nil, "", err
+	}
+	files = append(files, file{path.Join(eef.Dir, eef.FileSource), append(ptr, '\n')})
+	if src != nil {
+		files = append(files, file{path.Join(eef.Dir, eef.SourceFileName(b.Document)), src})
+	}
 	return files, b.Document.Fingerprint, nil
+}
+
+// sourceBytes are the bytes with source fingerprint fp from the blob
+// store at blobs (capture --blobs), checked against fp by blob.Get; nil,
+// with the reason, when there are none to give.
+func sourceBytes(blobs, fp string) ([]byte, string) {
+	const kept = "capture --blobs DIR keeps them, and sieve-render --blobs DIR (sieve distill --blobs DIR) puts them in the bundle"
+	switch {
+	case fp == "":
+		return nil, "no body was received, so there are no source bytes"
+	case blobs == "":
+		return nil, "the source bytes are not in this bundle: " + kept
+	}
+	if st, err := os.Stat(blobs); err != nil || !st.IsDir() {
+		return nil, "the source bytes are not in this bundle: the blob store given is not a directory"
+	}
+	store, err := blob.Open(blobs)
+	if err != nil {
+		return nil, "the source bytes are not in this bundle: " + err.Error()
+	}
+	b, err := store.Get(fp)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, "the source bytes are not in this bundle: the blob store given does not hold them (" + kept + ")"
+	case err != nil:
+		return nil, "the source bytes are not in this bundle: " + err.Error()
+	}
+	return b, ""
 }
 
 // DocumentMarkdown is evidence/document.md: the untrusted-content notice,

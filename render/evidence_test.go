@@ -10,7 +10,7 @@ import (
 	"github.com/sieve-dev/sieve/schemas"
 )
 
-var evidenceFileNames = []string{eef.FileDocument, eef.FileChunks, eef.FileSecurityReport, eef.FileMarkdown, eef.FileText, eef.FileProfile}
+var evidenceFileNames = []string{eef.FileDocument, eef.FileChunks, eef.FileSecurityReport, eef.FileMarkdown, eef.FileText, eef.FileProfile, eef.FileSource}
 
 func TestEvidenceGolden(t *testing.T) {
 	for name, path := range goldenCases(t) {
@@ -38,7 +38,7 @@ func TestEvidenceGolden(t *testing.T) {
 // its EEF schema.
 func validateEvidence(t *testing.T, dir string) {
 	t.Helper()
-	for file, schema := range map[string]string{eef.FileDocument: "ethos-document", eef.FileSecurityReport: "ethos-security-report", eef.FileProfile: "ethos-deterministic-profile"} {
+	for file, schema := range map[string]string{eef.FileDocument: "ethos-document", eef.FileSecurityReport: "ethos-security-report", eef.FileProfile: "ethos-deterministic-profile", eef.FileSource: "ethos-source-pointer"} {
 		b, err := os.ReadFile(filepath.Join(dir, file))
 		if err != nil {
 			t.Fatal(err)

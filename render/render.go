@@ -20,6 +20,10 @@ type Options struct {
 	// Text also writes index.txt, the main content as plain text
 	// (--format text; see Text).
 	Text bool
+	// Blobs is the capture's blob store (capture --blobs): the source
+	// bytes it holds under the page's source fingerprint go into the
+	// bundle as evidence/source.html or source.pdf.
+	Blobs string
 }
 
 // Artifact is the record the stage prints for each artifact it wrote.
@@ -67,7 +71,7 @@ func Write(opts Options, rec *graph.Record) (Artifact, error) {
 	}
 	var fingerprint string
 	if !opts.NoEvidence {
-		ev, fp, err := evidenceFiles(rec)
+		ev, fp, err := evidenceFiles(rec, opts.Blobs)
 		if err != nil {
 			return Artifact{}, err
 		}

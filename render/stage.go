@@ -62,6 +62,7 @@ func Command() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Value: "artifacts", Usage: "write artifacts under `DIR`"},
 			&cli.BoolFlag{Name: "no-evidence", Usage: "do not write the EEF bundle (evidence/)"},
+			&cli.StringFlag{Name: "blobs", Usage: "the capture's blob store `DIR` (capture --blobs): a page's source bytes found there go into its bundle as evidence/source.html or source.pdf"},
 			FormatFlag(),
 		},
 		Action: func(c *cli.Context) error {
@@ -76,7 +77,7 @@ func Command() *cli.Command {
 			if err != nil {
 				return err
 			}
-			_, err = jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), Stage(Options{Out: out, NoEvidence: c.Bool("no-evidence"), Text: text}))
+			_, err = jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), Stage(Options{Out: out, NoEvidence: c.Bool("no-evidence"), Text: text, Blobs: c.String("blobs")}))
 			return err
 		},
 	}

@@ -55,6 +55,8 @@ for (const page of readdirSync(golden).sort()) {
   if (!existsSync(ev)) continue;
   check("ethos-document", join(ev, "document.ethos.json"), JSON.parse(readFileSync(join(ev, "document.ethos.json"), "utf8")), true);
   check("ethos-security-report", join(ev, "security_report.json"), JSON.parse(readFileSync(join(ev, "security_report.json"), "utf8")), true);
+  const pointer = join(ev, "source.json");
+  if (existsSync(pointer)) check("ethos-source-pointer", pointer, JSON.parse(readFileSync(pointer, "utf8")), true);
   const profile = join(ev, "profiles", "ethos-deterministic-v1.json");
   if (existsSync(profile)) check("ethos-deterministic-profile", profile, JSON.parse(readFileSync(profile, "utf8")), true);
   for (const line of readFileSync(join(ev, "chunks.jsonl"), "utf8").split("\n").filter((l) => l.trim())) {

@@ -43,6 +43,8 @@ func Build(rec *graph.Record, cfg Config) (*Bundle, error) {
 	}
 	findings := securityFindings(rec)
 	payload, text := buildPayload(rec, findings)
+	groups := chunkGroups(payload.Elements, cfg)
+	payload.Chunks = payloadChunks(groups)
 	doc := &Document{
 		ArtifactType:  TypeDocument,
 		SchemaVersion: SchemaVersion,
@@ -59,7 +61,7 @@ func Build(rec *graph.Record, cfg Config) (*Bundle, error) {
 	}
 	return &Bundle{
 		Document:  doc,
-		Chunks:    buildChunks(doc, cfg),
+		Chunks:    buildChunks(doc, cfg, groups),
 		Security:  securityReport(rec, doc, findings),
 		Text:      text,
 		payload:   canon,

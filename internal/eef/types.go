@@ -99,6 +99,7 @@ type Payload struct {
 	Elements         []Element        `json:"elements"`
 	Spans            []Span           `json:"spans"`
 	Tables           []Table          `json:"tables"`
+	Chunks           []PayloadChunk   `json:"chunks"`
 	Regions          []Region         `json:"regions"`
 	Latent           []Latent         `json:"latent"`
 	Warnings         []Warning        `json:"warnings"`
@@ -200,6 +201,18 @@ type Cell struct {
 	Header  bool   `json:"header"`
 	Text    string `json:"text"`
 	BBox    []int  `json:"bbox,omitempty"` // PDF: the cell's box on its table's page
+}
+
+// PayloadChunk is a chunk as the payload lists it (SPEC.md §4.1): the
+// line of chunks.jsonl with the same id adds the text, the fingerprints,
+// the section title, boxes and warnings.
+type PayloadChunk struct {
+	ID             string   `json:"id"`
+	PageRefs       []string `json:"page_refs"`
+	ElementRefs    []string `json:"element_refs"`
+	SieveSectionID string   `json:"sieve_section_id"`
+	TextSHA256     string   `json:"text_sha256"`
+	TokenEstimate  int      `json:"token_estimate"`
 }
 
 // Region is a boxed area of a page (render tier and PDFs).

@@ -107,7 +107,7 @@ func distill(c *cli.Context) error {
 		return err
 	}
 	d := deliver{format: format, header: c.Bool("header"),
-		opts: render.Options{Out: out, NoEvidence: c.Bool("no-evidence"), Text: format == formatText && out != "-"}}
+		opts: render.Options{Out: out, NoEvidence: c.Bool("no-evidence"), Text: format == formatText && out != "-", Blobs: c.String("blobs")}}
 	base, err := capture.ParseBaseURL(c.String("base-url"))
 	if err != nil {
 		return cliutil.Usagef("%v", err)
