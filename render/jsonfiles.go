@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -26,10 +28,10 @@ func jsonFiles(rec *graph.Record) (manifest, content []byte, err error) {
 		return nil, nil, fmt.Errorf("render: %w", err)
 	}
 	fields := topFields(b)
-	if content, err = indent(contentObject(fields)); err != nil {
+	if manifest, err = indent(object(manifestOrder(fields), nil)); err != nil {
 		return nil, nil, err
 	}
-	if manifest, err = indent(object(manifestOrder(fields), nil)); err != nil {
+	if content, err = indentObject(contentFields(fields), len(b)); err != nil {
 		return nil, nil, err
 	}
 	return manifest, content, nil
@@ -41,25 +43,53 @@ func jsonFiles(rec *graph.Record) (manifest, content []byte, err error) {
 // block's level out where it does not apply; content.json says
 // "level": null there, right after "type".
 func contentObject(fields []field) []byte {
-	for i, f := range fields {
-		if f.key == "blocks" {
-			fields[i].raw = string(nullLevels([]byte(f.raw)))
-		}
-	}
-	return object(fields, func(k string) bool { return k != "record" })
+	return object(contentFields(fields), nil)
 }
 
+// contentFields are content.json's members: all but "record", blocks
+// with their levels (nullLevels).
+func contentFields(fields []field) []field {
+	out := make([]field, 0, len(fields))
+	for _, f := range fields {
+		switch f.key {
+		case "record":
+			continue
+		case "blocks":
+			f.raw = nullLevels(f.raw)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// levelNull is what nullLevels inserts after a block's type.
+const levelNull = `,"level":null`
+
 // nullLevels rewrites a blocks array so that every block has a level.
-func nullLevels(blocks []byte) []byte {
-	var b bytes.Buffer
-	b.Grow(len(blocks) + 16*64)
+// The codec writes a block's members in struct order, level (when set)
+// right after type; a block without one gets levelNull spliced in there,
+// its bytes otherwise copied as they are. A block not in that shape is
+// rebuilt member by member.
+func nullLevels(blocks string) string {
+	var b strings.Builder
+	b.Grow(len(blocks) + len(levelNull)*strings.Count(blocks, `"type":"`))
 	b.WriteByte('[')
 	n := 0
-	gjson.ParseBytes(blocks).ForEach(func(_, blk gjson.Result) bool {
+	gjson.Parse(blocks).ForEach(func(_, blk gjson.Result) bool {
 		if n > 0 {
 			b.WriteByte(',')
 		}
 		n++
+		if at, ok := afterType(blk.Raw); ok {
+			if strings.HasPrefix(blk.Raw[at:], `,"level":`) {
+				b.WriteString(blk.Raw)
+			} else {
+				b.WriteString(blk.Raw[:at])
+				b.WriteString(levelNull)
+				b.WriteString(blk.Raw[at:])
+			}
+			return true
+		}
 		if blk.Get("level").Exists() {
 			b.WriteString(blk.Raw)
 			return true
@@ -76,7 +106,27 @@ func nullLevels(blocks []byte) []byte {
 		return true
 	})
 	b.WriteByte(']')
-	return b.Bytes()
+	return b.String()
+}
+
+// afterType is the offset just past a compact block's type member when the
+// block opens {"id":"…","type":"…" with plain strings, as the codec writes
+// every block.
+func afterType(raw string) (int, bool) {
+	const id, typ = `{"id":"`, `","type":"`
+	if !strings.HasPrefix(raw, id) {
+		return 0, false
+	}
+	i := strings.IndexByte(raw[len(id):], '"')
+	if i < 0 || strings.IndexByte(raw[len(id):len(id)+i], '\\') >= 0 || !strings.HasPrefix(raw[len(id)+i:], typ) {
+		return 0, false
+	}
+	start := len(id) + i + len(typ)
+	j := strings.IndexByte(raw[start:], '"')
+	if j < 0 || strings.IndexByte(raw[start:start+j], '\\') >= 0 {
+		return 0, false
+	}
+	return start + j + 1, true
 }
 
 // ManifestOrder is the field order of manifest.json: outcome first
@@ -106,9 +156,11 @@ func manifestOrder(fields []field) []field {
 	return out
 }
 
+// topFields lists b's top-level members; their raw values share b's
+// memory (b must not change while they are used).
 func topFields(b []byte) []field {
 	var fields []field
-	gjson.ParseBytes(b).ForEach(func(k, v gjson.Result) bool {
+	gjson.Parse(unsafe.String(unsafe.SliceData(b), len(b))).ForEach(func(k, v gjson.Result) bool {
 		fields = append(fields, field{k.Str, v.Raw})
 		return true
 	})
@@ -133,6 +185,31 @@ func object(fields []field, keep func(string) bool) []byte {
 	}
 	b.WriteByte('}')
 	return b.Bytes()
+}
+
+// indentObject is indent(object(fields, nil)) written member by member,
+// without the compact copy of the whole: json.Indent of a member's value
+// with the prefix of its depth gives the bytes it has in the whole.
+func indentObject(fields []field, size int) ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(size + size/2)
+	if len(fields) == 0 {
+		b.WriteString("{}\n")
+		return b.Bytes(), nil
+	}
+	b.WriteString("{\n")
+	for i, f := range fields {
+		fmt.Fprintf(&b, "  %q: ", f.key)
+		if err := json.Indent(&b, unsafe.Slice(unsafe.StringData(f.raw), len(f.raw)), "  ", "  "); err != nil {
+			return nil, fmt.Errorf("render: %w", err)
+		}
+		if i < len(fields)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("}\n")
+	return b.Bytes(), nil
 }
 
 // indent is json.Indent with two spaces and a trailing newline; it keeps
