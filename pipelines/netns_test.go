@@ -129,6 +129,9 @@ func newLab(tb testing.TB, n, sites int) *lab {
 		if _, ok := <-l.sigs; ok {
 			l.teardown()
 			os.RemoveAll(l.dir)
+			if static.dir != "" {
+				os.RemoveAll(static.dir)
+			}
 			os.Exit(130)
 		}
 	}()
