@@ -71,7 +71,7 @@ printf '%-44s %7s %8s %8s  %s\n' run 'wall s' pages/s 'CPU s' 'peak RSS (MB)'
 for doc in "${docs[@]}"; do
   pages=$(pdfinfo "$doc" | awk '/^Pages:/ {print $2}')
   # One run with an empty compilation cache: what a first use pays.
-  tc=$(XDG_CACHE_HOME=$work/cache pipe_once "$doc")
+  tc=$(XDG_CACHE_HOME=$(mktemp -d -p "$work") pipe_once "$doc")
   cold=$(tsum "$work/c.t")
   pipe_once "$doc" >/dev/null
   : >"$work/rounds"
