@@ -48,6 +48,7 @@ func fillPDF(rec *Record, body []byte, truncated bool, password string) {
 		return
 	}
 	rec.PDF = pdfRecord(doc)
+	rec.PDF.JavaScript, rec.PDF.Scripts = pdfScripts(pdf.FindScripts(body), doc.JavaScript)
 	if truncated {
 		rec.Error = &Error{Kind: ErrPDF, Message: fmt.Sprintf("PDF cut at the size cap (%d bytes): pages may be missing", len(body))}
 	}
@@ -94,6 +95,32 @@ func pdfDoc(doc *pdf.Document) PDFDoc {
 		out.Attachments = append(out.Attachments, PDFAttachment{Name: a})
 	}
 	return out
+}
+
+// maxPDFScripts caps the scripts a PDF record lists (javascript counts
+// them all).
+const maxPDFScripts = 100
+
+// pdfScripts merges the scan of the file's objects with PDFium's count of
+// the /JavaScript name tree: when PDFium counts more there than the scan
+// found (objects the scan could not read, as in an encrypted object
+// stream), the difference is added as name-tree scripts. It returns the
+// count and the capped list.
+func pdfScripts(found []pdf.Script, pdfiumNames int) (int, []PDFScript) {
+	names := 0
+	for _, s := range found {
+		if s.Where == pdf.ScriptNames {
+			names++
+		}
+	}
+	for ; names < pdfiumNames; names++ {
+		found = append(found, pdf.Script{Where: pdf.ScriptNames, Page: -1})
+	}
+	var out []PDFScript
+	for _, s := range found[:min(len(found), maxPDFScripts)] {
+		out = append(out, PDFScript{Where: s.Where, Page: pageRef(s.Page), Event: s.Event, Subtype: s.Subtype})
+	}
+	return len(found), out
 }
 
 // pageRef is a 0-based page index, nil for none (-1).

@@ -17,11 +17,16 @@ type PDFDoc struct {
 	Tagged bool `json:"tagged"` // some page has a structure tree (pages[].tags)
 	// Metadata holds the Info dictionary's non-empty entries among Title,
 	// Author, Subject, Keywords, Creator, Producer, CreationDate, ModDate.
-	Metadata    map[string]string `json:"metadata,omitempty"`
-	Bookmarks   []PDFBookmark     `json:"bookmarks,omitempty"`   // the outline, depth first
-	JavaScript  int               `json:"javascript,omitempty"`  // document-level JavaScript actions
-	Attachments []PDFAttachment   `json:"attachments,omitempty"` // embedded files
-	Form        string            `json:"form,omitempty"`        // acroform | xfa_full | xfa_foreground; "" when none
+	Metadata  map[string]string `json:"metadata,omitempty"`
+	Bookmarks []PDFBookmark     `json:"bookmarks,omitempty"` // the outline, depth first
+	// JavaScript counts the JavaScript actions wherever they live (the
+	// open action, the document's, pages' and annotations' additional
+	// actions, annotation actions, the /JavaScript name tree); Scripts
+	// says where each is, at most maxPDFScripts of them.
+	JavaScript  int             `json:"javascript,omitempty"`
+	Scripts     []PDFScript     `json:"scripts,omitempty"`
+	Attachments []PDFAttachment `json:"attachments,omitempty"` // embedded files
+	Form        string          `json:"form,omitempty"`        // acroform | xfa_full | xfa_foreground; "" when none
 }
 
 // PDFPage is one page as displayed.
@@ -106,6 +111,16 @@ type PDFBookmark struct {
 	Title string `json:"title"`
 	Level int    `json:"level"`          // 1 for top-level entries
 	Page  *int   `json:"page,omitempty"` // 0-based destination page
+}
+
+// PDFScript is where a JavaScript action lives.
+type PDFScript struct {
+	// Where: open_action | document_aa | page_aa | annotation_action |
+	// annotation_aa | names (internal/pdf.Script).
+	Where   string `json:"where"`
+	Page    *int   `json:"page,omitempty"`    // 0-based page of a page's or an annotation's action
+	Event   string `json:"event,omitempty"`   // the additional-actions key (O, C, K, …) or the name-tree name
+	Subtype string `json:"subtype,omitempty"` // an annotation's subtype (link, widget, text, …)
 }
 
 // PDFAttachment is an embedded file.

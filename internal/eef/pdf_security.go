@@ -3,6 +3,7 @@ package eef
 import (
 	"fmt"
 
+	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/graph"
 )
 
@@ -17,9 +18,21 @@ func pdfFindings(rec *graph.Record, fs []Finding) []Finding {
 		fs = append(fs, Finding{ID: id("f%04d", len(fs)+1), Code: code, Severity: severity, Message: msg, Evidence: ev})
 	}
 	d := rec.PDF
-	if d.JavaScript > 0 {
-		add(FindingJavaScript, "warning", fmt.Sprintf("the document carries %d JavaScript action(s) a PDF viewer may run on opening; sieve never runs them", d.JavaScript),
-			Evidence{Reason: "document_javascript"})
+	for _, sc := range d.Scripts {
+		ev := Evidence{Reason: sc.Where, Text: sc.Event}
+		if sc.Page != nil {
+			ev.PageRef = pageID(*sc.Page + 1)
+		}
+		add(FindingJavaScript, "warning", scriptMessage(sc)+"; sieve never runs it", ev)
+	}
+	if more := d.JavaScript - len(d.Scripts); more > 0 {
+		// past the cap on listed scripts, or a record from before they
+		// were located
+		msg := fmt.Sprintf("%d more JavaScript action(s) a PDF viewer may run; sieve never runs them", more)
+		if len(d.Scripts) == 0 {
+			msg = fmt.Sprintf("the document carries %d JavaScript action(s) a PDF viewer may run on opening; sieve never runs them", more)
+		}
+		add(FindingJavaScript, "warning", msg, Evidence{Reason: "document_javascript"})
 	}
 	pl := newPlacer(rec)
 	for _, p := range d.Pages {
@@ -63,6 +76,34 @@ func pdfFindings(rec *graph.Record, fs []Finding) []Finding {
 	return fs
 }
 
+// scriptMessage says where a PDF's JavaScript action lives and when a
+// viewer runs it.
+func scriptMessage(sc capture.PDFScript) string {
+	page := ""
+	if sc.Page != nil {
+		page = fmt.Sprintf(" on page %d", *sc.Page+1)
+	}
+	annot := "an annotation"
+	if sc.Subtype != "" {
+		annot = "a " + sc.Subtype + " annotation"
+	}
+	switch sc.Where {
+	case "open_action":
+		return "JavaScript a PDF viewer runs when the document opens (the catalog's /OpenAction)"
+	case "document_aa":
+		return fmt.Sprintf("JavaScript a PDF viewer runs on a document event (the catalog's /AA %s)", sc.Event)
+	case "page_aa":
+		return fmt.Sprintf("JavaScript a PDF viewer runs when the page%s opens or closes (the page's /AA %s)", page, sc.Event)
+	case "annotation_action":
+		return fmt.Sprintf("%s%s that runs JavaScript when activated (its /A)", annot, page)
+	case "annotation_aa":
+		return fmt.Sprintf("%s%s that runs JavaScript on an event (/AA %s)", annot, page, sc.Event)
+	case "names":
+		return "document-level JavaScript a PDF viewer runs on opening (the /JavaScript name tree)"
+	}
+	return "a JavaScript action (" + sc.Where + ")"
+}
+
 // pdfSecurityReport counts a PDF's links from its link annotations and its
 // scripts as the document-level JavaScript actions.
 func pdfSecurityReport(rec *graph.Record, doc *Document, findings []Finding) *SecurityReport {
@@ -86,7 +127,7 @@ func pdfSecurityReport(rec *graph.Record, doc *Document, findings []Finding) *Se
 			}
 		}
 	}
-	limits := []Limit{{"pdf_annotation_actions_not_read", "actions of annotations other than links (form fields, page open/close) are not inspected; scripts counts the document-level JavaScript actions"}}
+	limits := []Limit{{"pdf_javascript_scan", "scripts counts the JavaScript actions found by reading the file's objects (object streams included, within limits): the open action, document, page and annotation additional actions, annotation actions and the /JavaScript name tree; scripts only inside an encrypted object stream, and XFA form scripts, are not found"}}
 	if len(d.Pages) > 0 {
 		scripts := d.JavaScript
 		inv.Scripts, inv.Annotations, inv.Attachments, inv.Actions = &scripts, &annots, &attachments, &actions
