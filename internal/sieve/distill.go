@@ -37,6 +37,7 @@ func Distill() *cli.Command {
 		&cli.BoolFlag{Name: "header", Usage: "--format markdown: begin each page with index.md's front matter, untrusted-content notice and outcome banner"},
 		cliutil.FailOnFlag("not-ok", fmt.Sprintf("exit %d when a target's outcome is one of `OUTCOME,…` (not-ok: any but ok; none: never)", cliutil.ExitOutcome)),
 	)
+	flags = append(append(flags, normalize.LimitFlags()...), graph.LimitFlags()...)
 	return &cli.Command{
 		Name:  "distill",
 		Usage: "read URLs or local files into Markdown, text, JSON or sieve artifacts in one process",
@@ -112,12 +113,25 @@ func distill(c *cli.Context) error {
 	if err != nil {
 		return cliutil.Usagef("%v", err)
 	}
-	chain := jsonl.Chain("distill", capture.BaseURL(cp.Stage(), base), normalize.Stage(), graph.Stage(), d.stage())
+	nlim, err := normalize.LimitsFrom(c)
+	if err != nil {
+		return err
+	}
+	glim, err := graph.LimitsFrom(c)
+	if err != nil {
+		return err
+	}
+	h := &handoff{cp: cp, capture: cp.Capture, base: base, deliver: d, handed: &handed{},
+		normalize: func(rec *capture.Record) (*normalize.Record, error) { return normalize.NormalizeWith(rec, nlim) },
+		graph:     func(rec *normalize.Record) *graph.Record { return graph.BuildWith(rec, glim) },
+	}
+	h.json = jsonl.Chain("distill", capture.BaseURL(cp.Stage(), base), normalize.StageWith(nlim), graph.StageWith(glim), d.stage(h.handed))
+	chain := h.stage()
 	var in io.Reader = cliutil.Stdin(c)
 	if c.NArg() > 0 {
 		in = strings.NewReader(strings.Join(c.Args().Slice(), "\n") + "\n")
 	}
-	w := &outWriter{format: format, out: cliutil.Stdout(c), errs: cliutil.Stderr(c), run: run}
+	w := &outWriter{format: format, out: cliutil.Stdout(c), errs: cliutil.Stderr(c), run: run, handed: h.handed}
 	_, err = jsonl.Run(c.Context, in, w, cliutil.Stderr(c), chain)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
@@ -137,16 +151,12 @@ func parseFormat(v string) (string, error) {
 	return "", cliutil.Usagef("--format must be artifact, markdown (md), text or json, not %q", v)
 }
 
-// kindDelivered is the record the last stage of sieve distill's chain
-// hands to outWriter; it never leaves the process.
-const kindDelivered = "sieve.delivered"
-
+// delivered is what sieve distill's chain hands outWriter for a target.
 type delivered struct {
-	Record   string `json:"record"`
-	URL      string `json:"url"`
-	Outcome  string `json:"outcome"`
-	Evidence string `json:"evidence,omitempty"` // the outcome's first
-	Line     string `json:"line"`               // what stdout gets for this target
+	URL      string
+	Outcome  string
+	Evidence string // the outcome's first
+	Line     string // what stdout gets for this target
 }
 
 // deliver is the last stage of sieve distill: render, then what stdout
@@ -157,46 +167,73 @@ type deliver struct {
 	opts   render.Options
 }
 
-func (d deliver) stage() jsonl.Stage {
-	return jsonl.Stage{Name: "render", Accept: []string{record.KindGraph}, Transform: d.transform}
-}
-
-func (d deliver) transform(ctx context.Context, line []byte) ([]byte, error) {
-	g := gjson.GetManyBytes(line, "url", "outcome.status", "outcome.evidence.0")
-	res := delivered{Record: kindDelivered, URL: g[0].String(), Outcome: g[1].String(), Evidence: g[2].String()}
-	if d.format == formatArtifact {
-		a, err := render.Transform(ctx, d.opts, line)
+// stage is deliver as the JSON chain's last stage (lines with fields of
+// the user's own, see handoff): its lines refer to the values in h.
+func (d deliver) stage(h *handed) jsonl.Stage {
+	return jsonl.Stage{Name: "render", Accept: []string{record.KindGraph}, Transform: func(ctx context.Context, line []byte) ([]byte, error) {
+		if d.format == formatArtifact {
+			// render.Transform carries the user's fields onto the artifact line.
+			a, err := render.Transform(ctx, d.opts, line)
+			if err != nil {
+				return nil, err
+			}
+			g := gjson.GetManyBytes(line, "url", "outcome.status", "outcome.evidence.0")
+			return h.put(delivered{URL: g[0].String(), Outcome: g[1].String(), Evidence: g[2].String(), Line: string(a) + "\n"}), nil
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var rec graph.Record
+		if err := codec.Unmarshal(line, &rec); err != nil {
+			return nil, fmt.Errorf("decoding graph record: %w", err)
+		}
+		res, err := d.deliver(ctx, &rec)
 		if err != nil {
 			return nil, err
 		}
-		res.Line = string(a) + "\n"
-		return codec.Marshal(res)
+		return h.put(res), nil
+	}}
+}
+
+// deliver renders rec as the format asks.
+func (d deliver) deliver(ctx context.Context, rec *graph.Record) (delivered, error) {
+	res := delivered{URL: rec.URL, Outcome: rec.Outcome.Status}
+	if len(rec.Outcome.Evidence) > 0 {
+		res.Evidence = rec.Outcome.Evidence[0]
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return res, err
 	}
-	var rec graph.Record
-	if err := codec.Unmarshal(line, &rec); err != nil {
-		return nil, fmt.Errorf("decoding graph record: %w", err)
+	if d.format == formatArtifact {
+		a, err := render.Write(d.opts, rec)
+		if err != nil {
+			return res, err
+		}
+		b, err := codec.Marshal(a)
+		if err != nil {
+			return res, err
+		}
+		res.Line = string(b) + "\n"
+		return res, nil
 	}
 	if d.opts.Out != "-" {
-		if _, err := render.Write(d.opts, &rec); err != nil {
-			return nil, err
+		if _, err := render.Write(d.opts, rec); err != nil {
+			return res, err
 		}
 	}
 	switch d.format {
 	case formatMarkdown:
-		res.Line = string(render.ContentMarkdown(&rec, d.header))
+		res.Line = string(render.ContentMarkdown(rec, d.header))
 	case formatText:
-		res.Line = string(render.Text(&rec))
+		res.Line = string(render.Text(rec))
 	case formatJSON:
-		b, err := render.ContentJSON(&rec)
+		b, err := render.ContentJSON(rec)
 		if err != nil {
-			return nil, err
+			return res, err
 		}
 		res.Line = string(b) + "\n"
 	}
-	return codec.Marshal(res)
+	return res, nil
 }
 
 // outWriter turns the lines of sieve distill's chain into its stdout,
@@ -205,6 +242,7 @@ type outWriter struct {
 	format    string
 	out, errs io.Writer
 	run       *cliutil.Run
+	handed    *handed // the chain's delivered values
 	buf       []byte
 	n         int // targets written to stdout
 }
@@ -234,8 +272,8 @@ func (w *outWriter) Flush() error {
 }
 
 func (w *outWriter) line(line []byte) error {
-	var d delivered
-	if gjson.GetBytes(line, "record").String() != kindDelivered || codec.Unmarshal(bytes.TrimSpace(line), &d) != nil {
+	d, ok := w.handed.take(bytes.TrimSpace(line))
+	if !ok {
 		// An error record (its stage said why on stderr) or a record
 		// passed through: artifact lines keep it, the other formats do
 		// not mix it into the content.
