@@ -6,9 +6,11 @@ import (
 	"os"
 
 	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/internal/gcstart"
 	"github.com/sieve-dev/sieve/internal/sieve"
 )
 
 func main() {
+	gcstart.Start() // one process per page collects nothing below 64 MB
 	os.Exit(cliutil.Exec("sieve", sieve.Command()))
 }
