@@ -36,8 +36,7 @@ func (h *hostGates) gate(host string) *hostGate {
 }
 
 // acquire waits for a free slot on host and then for the host's next start
-// time, and reserves the start after it (delay later). The returned func
-// frees the slot.
+// time. The returned func frees the slot.
 func (h *hostGates) acquire(ctx context.Context, host string, delay time.Duration) (func(), error) {
 	g := h.gate(host)
 	select {
@@ -46,22 +45,32 @@ func (h *hostGates) acquire(ctx context.Context, host string, delay time.Duratio
 		return nil, ctx.Err()
 	}
 	release := func() { <-g.slots }
-	if err := sleep(ctx, time.Until(g.reserve(delay))); err != nil {
+	if err := g.await(ctx, delay); err != nil {
 		release()
 		return nil, err
 	}
 	return release, nil
 }
 
-func (g *hostGate) reserve(delay time.Duration) time.Time {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	start := time.Now()
-	if g.next.After(start) {
-		start = g.next
+// await returns when the host's next start time has come, and sets the one
+// after it delay from now. A start is claimed when it happens, not booked
+// ahead: two requests whose booked times came due together after a stall
+// (a slow timer on a loaded machine) would otherwise leave back to back.
+func (g *hostGate) await(ctx context.Context, delay time.Duration) error {
+	for {
+		g.mu.Lock()
+		now := time.Now()
+		if !now.Before(g.next) {
+			g.next = now.Add(delay)
+			g.mu.Unlock()
+			return ctx.Err()
+		}
+		wait := g.next.Sub(now)
+		g.mu.Unlock()
+		if err := sleep(ctx, wait); err != nil {
+			return err
+		}
 	}
-	g.next = start.Add(delay)
-	return start
 }
 
 // pushBack makes host's next request wait until at least until (a server
