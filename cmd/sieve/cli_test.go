@@ -53,6 +53,11 @@ var cliCases = []struct {
 	{"sieve distill -f md -q $WORK/saved.html", "", `\nRead the other piece and`, `^$`, 0}, // file:///section/other: no http(s) link
 	{"sieve distill --base-url ftp://x $WORK/saved.html", "", `^$`, `^error \(usage\): --base-url must be an absolute http\(s\) URL, not "ftp://x"\n$`, 2},
 	{"sieve-capture --base-url /relative", "", `^$`, `^error \(usage\): --base-url must be an absolute http\(s\) URL, not "/relative"\n$`, 2},
+	// --password / --password-file (encrypted PDFs: pdf_password.txtar reads one).
+	{"sieve distill --password x --password-file $WORK/saved.html x", "", `^$`, `^error \(usage\): --password and --password-file: give one of them\n$`, 2},
+	{"sieve distill --password-file $WORK/missing x", "", `^$`, `^error \(usage\): --password-file: [^ ]*/missing: no such file or directory\n$`, 2},
+	{"sieve-capture --password=", "", `^$`, `^error \(usage\): --password cannot be empty\n$`, 2},
+	{"sieve-capture --password-file", "", `^$`, `^error \(usage\): --password-file needs a value\n$`, 2},
 	// Usage errors: exit 2, one line in sieve's own words, with suggestions.
 	{"sieve distil", "", `^$`, `^error \(usage\): unknown command "distil"; did you mean "distill"\? \(--help lists the commands\)\n$`, 2},
 	{"sieve evidence ancor", "", `^$`, `^error \(usage\): unknown command "ancor"; did you mean "anchor"\?`, 2},
