@@ -18,7 +18,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 
 .PHONY: install static man image
-.PHONY: all build demo test test-start check-go deps lint unit race ajv mcp-client mcp-conformance e2e bench bench-go bench-mcp bench-stream bench-render bench-quality bench-quality-peers bench-pdf bench-crop bench-crawl bench-growth testpdfs clean
+.PHONY: all build demo test test-start check-go deps lint unit race ajv mcp-client mcp-conformance e2e bench bench-go bench-mcp bench-stream bench-startup bench-render bench-quality bench-quality-peers bench-pdf bench-crop bench-crawl bench-growth testpdfs clean
 
 all: build
 
@@ -117,7 +117,7 @@ mcp-client: build
 mcp-conformance: build
 	@scripts/mcp-conformance.sh
 
-bench: build bench-go bench-stream bench-render bench-pdf bench-mcp bench-crop bench-crawl bench-growth
+bench: build bench-go bench-stream bench-startup bench-render bench-pdf bench-mcp bench-crop bench-crawl bench-growth
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./normalize ./graph ./render ./internal/bench ./verify ./anchor
@@ -137,6 +137,13 @@ bench-stream: build
 # docs/BENCH.md). Each run is killed past CAP_MB (3072) of RSS.
 bench-growth: build
 	@scripts/bench-growth.sh
+
+# bench-startup: one process per page, as xargs -n1 runs it (issue 17):
+# sieve distill --format text on each scrapinghub page against
+# go-readability's own CLI (installed into .bench/bin), and a tiny page
+# against sieve --version; wall and CPU time per process.
+bench-startup: build
+	@scripts/bench-startup.sh
 
 # bench-render: render-tier pages/s at --concurrency 1, 2, 4 on local pages,
 # against chromium --dump-dom, with the process tree's peak memory.
