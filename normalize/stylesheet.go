@@ -69,15 +69,25 @@ func (w *walker) hidingRules() []hidingRule {
 // count adds the rules seen to Stats.StyleRules (once per page).
 func (w *walker) sheetRules(keep func(prelude, block string) bool, want func(declSet) bool, count bool) []hidingRule {
 	var out []hidingRule
+	if w.css == nil {
+		w.css = &sheetCache{}
+	}
 	for k, sheet := range w.sheets {
 		if len(w.cleaned) <= k {
 			w.cleaned = append(w.cleaned, cleanCSS(sheet, false))
 		}
-		s, n := pruneSheet(w.cleaned[k], keep)
+		// The sheet is scanned and its rules parsed once per page
+		// (cssonce.go); the pruned text still decides cheapToParse.
+		pieces, n := w.css.pieces(k, w.cleaned[k])
+		s, kept := prune(pieces, keep)
 		if count {
 			w.out.Stats.StyleRules += n
 		}
 		if !cheapToParse(s) {
+			continue
+		}
+		var ok bool
+		if out, ok = w.css.compose(pieces, kept, out, want); ok {
 			continue
 		}
 		// ParseRules stops at the first syntax error and returns the

@@ -29,6 +29,10 @@ type walker struct {
 	styleCache map[string]declSet
 	sheets     []string // text of the page's applicable <style> blocks
 	cleaned    []string // sheets after cleanCSS, filled as the rules are read
+
+	// css holds the sheets scanned and parsed once (cssonce.go).
+	css *sheetCache
+
 	sheetBytes int
 	markers    map[string]bool
 	resolved   map[string]string // resolve's cache
