@@ -75,12 +75,20 @@ func (b *builder) placeMedia(i, idx int, standalone bool) {
 }
 
 // renderedInside reports whether element i is a frame or canvas whose
-// content the render tier read: a same-origin frame's document or a
+// content was read: a same-origin frame's document (render tier) or a
 // canvas's fallback content, as child nodes. (A static read never has
-// frame documents, and its canvas children stay the media description.)
+// frame documents; it has a canvas's fallback only when the markup closes
+// the canvas, and then its children are canvas_fallback nodes.)
 func (b *builder) renderedInside(i int) bool {
 	n := &b.t.nodes[i]
-	if n.Source != normalize.SourceDOM || len(b.t.children[i]) == 0 {
+	kids := b.t.children[i]
+	if len(kids) == 0 {
+		return false
+	}
+	switch {
+	case n.Tag == "canvas" && n.Source != normalize.SourceDOM:
+		return b.t.nodes[kids[0]].Source == normalize.SourceCanvas
+	case n.Source != normalize.SourceDOM:
 		return false
 	}
 	return n.Tag == "iframe" || n.Tag == "frame" || n.Tag == "canvas"

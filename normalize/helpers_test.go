@@ -50,10 +50,20 @@ func checkTree(t testing.TB, r *Record) {
 		if (n.Tag == textTag) == (n.Path != "") {
 			t.Fatalf("node %d (%s) has path %q", i, n.Tag, n.Path)
 		}
-		if n.Source != SourceStatic {
+		if n.Source != SourceStatic && (n.Source != SourceCanvas || !underCanvas(r, n)) {
 			t.Fatalf("node %d has source %q", i, n.Source)
 		}
 	}
+}
+
+// underCanvas reports whether n has a <canvas> ancestor.
+func underCanvas(r *Record, n Node) bool {
+	for p := n.Parent; p >= 0; p = r.Nodes[p].Parent {
+		if r.Nodes[p].Tag == "canvas" {
+			return true
+		}
+	}
+	return false
 }
 
 // byID returns the element with attribute id, failing when absent.

@@ -19,6 +19,7 @@ func readHTML(out *Record, rec *capture.Record, lim Limits) error {
 	}
 	base, declared := baseURL(doc, rec)
 	w := newWalker(out, base)
+	w.canvases = closedCanvases(doc, rec.Body)
 	w.maxNodes = lim.nodes()
 	if declared {
 		out.Doc.Base = base.String()

@@ -39,6 +39,10 @@ type walker struct {
 	titleSeen  bool
 	depthSum   int // of emitted elements, for meanDepth
 	maxNodes   int // the node budget (Limits.Nodes)
+
+	// canvases are the <canvas> elements whose fallback content is read
+	// (closedCanvases): their descendants are canvas_fallback nodes.
+	canvases map[*html.Node]bool
 }
 
 // meanDepth is the mean depth of the emitted elements, at least 1.
@@ -54,6 +58,7 @@ type scope struct {
 	depth     int
 	pre       bool // inside pre, textarea, listing, xmp or plaintext
 	sectioned bool // inside article, aside, main, nav or section
+	canvas    bool // inside a closed <canvas>: fallback content
 }
 
 func newWalker(out *Record, base *url.URL) *walker {
@@ -109,6 +114,10 @@ func (w *walker) element(n *html.Node, parent int, path string, sc scope, collap
 	switch {
 	case n.Namespace != "": // svg, math: the element only
 		w.foreign(n, id)
+	case n.DataAtom == atom.Canvas && w.canvases[n]:
+		sc := sc.inside(n)
+		sc.canvas = true
+		w.children(n, id, path, sc)
 	case opaqueContent(n.DataAtom):
 		w.skipChildren(n)
 	case n.DataAtom == atom.Video || n.DataAtom == atom.Audio:
@@ -155,7 +164,8 @@ func (w *walker) metadata(n *html.Node) bool {
 
 // opaqueContent reports elements whose children are not read: raw text the
 // parser keeps as one string (iframe, noembed, noframes) or fallback that
-// a browser does not show (canvas).
+// a browser does not show (canvas; a closed one's fallback is read as
+// canvas_fallback, see closedCanvases).
 func opaqueContent(a atom.Atom) bool {
 	switch a {
 	case atom.Iframe, atom.Noembed, atom.Noframes, atom.Canvas:
@@ -168,6 +178,15 @@ func (w *walker) skipChildren(n *html.Node) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		w.skip(c)
 	}
+}
+
+// source is the source of a node in scope sc: static, or canvas_fallback
+// inside a closed <canvas>.
+func (sc scope) source() string {
+	if sc.canvas {
+		return SourceCanvas
+	}
+	return SourceStatic
 }
 
 func (sc scope) inside(n *html.Node) scope {
@@ -256,7 +275,7 @@ func (w *walker) text(n *html.Node, parent int, sc scope, collapsed bool) {
 		w.out.Stats.CutNodes++
 		return
 	}
-	node := Node{ID: len(w.out.Nodes), Parent: parent, Tag: textTag, Text: t, Pre: sc.pre, Source: SourceStatic}
+	node := Node{ID: len(w.out.Nodes), Parent: parent, Tag: textTag, Text: t, Pre: sc.pre, Source: sc.source()}
 	if collapsed {
 		node.Hidden, node.HiddenRule = HiddenDetails, ruleDetails
 	}
@@ -275,7 +294,7 @@ func (w *walker) emit(n *html.Node, parent int, path string, sc scope, collapsed
 		Path:   path,
 		Role:   role(n, sc),
 		Attrs:  w.attrs(n),
-		Source: SourceStatic,
+		Source: sc.source(),
 	}
 	node.Level = level(n, node.Role)
 	v := w.ownVerdict(n, id, collapsed)
