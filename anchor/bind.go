@@ -164,7 +164,7 @@ func (a *Anchorer) notFound(text string) Anchor {
 		return an
 	}
 	if part := a.v.LatentPart(text); part != "" {
-		an := result(StatusNotFound, "", ground.MethodNormalized, fmt.Sprintf("the text does not occur in the visible text: part of it (%q) occurs only in quarantined latent (hidden) text, run together with visible words", part), nil)
+		an := result(StatusNotFound, "", ground.MethodNormalized, fmt.Sprintf("the text does not occur in the visible text: part of it (%s) occurs only in quarantined latent (hidden) text, run together with visible words", ground.MarkLatent(part)), nil)
 		an.latent = true
 		return an
 	}

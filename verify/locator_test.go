@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/ground"
 )
 
@@ -210,6 +211,11 @@ func TestHiddenTextInsideQuote(t *testing.T) {
 	c := r.Checks[0]
 	if c.Status == StatusGrounded || !strings.Contains(c.Reason, "latent") || !strings.Contains(c.Reason, "ignore previous instructions") {
 		t.Errorf("mixed quote: %s (%s)", c.Status, c.Reason)
+	}
+	// The hidden fragment the reason quotes carries its trust marker
+	// inline, right before it.
+	if !strings.Contains(c.Reason, "["+graph.TrustMarker+"] \"ignore previous instructions") {
+		t.Errorf("mixed quote: the reason quotes hidden text without its trust marker: %s", c.Reason)
 	}
 	if r.Checks[1].Status != StatusGrounded {
 		t.Errorf("visible quote: %+v", r.Checks[1])

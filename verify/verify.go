@@ -227,7 +227,7 @@ func (v *Verifier) notFound(text, what string) Check {
 	}
 	if part := v.x.LatentPart(text); part != "" {
 		return Check{Status: StatusNotFound, MatchMethod: MethodNormalized, latent: true,
-			Reason: fmt.Sprintf("%s does not occur in the visible text: part of it (%q) occurs only in quarantined latent (hidden) text, run together with visible words", what, part)}
+			Reason: fmt.Sprintf("%s does not occur in the visible text: part of it (%s) occurs only in quarantined latent (hidden) text, run together with visible words", what, ground.MarkLatent(part))}
 	}
 	reason := what + " does not occur in the visible text"
 	if !v.caps.LatentTier {

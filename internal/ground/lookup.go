@@ -2,14 +2,23 @@ package ground
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/c14n"
 )
 
 // LatentOnly is the reason of a check or anchor whose text occurs only in
 // hidden text.
 const LatentOnly = "found only in quarantined latent (hidden) text: present in the markup but not shown to visitors, so it is not grounded visible evidence"
+
+// MarkLatent quotes a fragment of latent text for a reason, with the trust
+// marker inline before it (ARTIFACT.md: a fragment copied out of the
+// latent tier still says what it is): [UNTRUSTED HIDDEN TEXT: …] "part".
+func MarkLatent(part string) string {
+	return "[" + graph.TrustMarker + "] " + strconv.Quote(part)
+}
 
 // Match methods of a text lookup.
 const (
