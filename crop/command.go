@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -16,7 +17,7 @@ import (
 func Flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "blobs", Usage: "the capture's blob store `DIR` (capture --blobs): the source PDF and the screenshot"},
-		&cli.StringFlag{Name: "source", Usage: "the source PDF `FILE` (checked against the document's source fingerprint)"},
+		&cli.StringFlag{Name: "source", Usage: "the source PDF `FILE` (checked against the document's source fingerprint); without it and --blobs, the source.pdf beside the document (an evidence bundle's) is used"},
 		&cli.StringFlag{Name: "screenshot", Usage: "the render's screenshot PNG `FILE` (checked against the key the document names)"},
 		&cli.IntFlag{Name: "padding", Value: DefaultPadding, Usage: "document units (pt, CSS px) shown around each box"},
 		&cli.IntFlag{Name: "dpi", Value: DefaultDPI, Usage: "resolution of PDF crops (a screenshot crop is one pixel per CSS px)"},
@@ -106,7 +107,7 @@ func Run(c *cli.Context, docPath string, cites []Cite, quiet bool) (Set, error) 
 	if err != nil {
 		return Set{}, verify.Coded(verify.ExitInvalidSource, "invalid_source", "%v", err)
 	}
-	ras, err := LoadRaster(doc, src, Sources{Blobs: c.String("blobs"), PDF: c.String("source"), Screenshot: c.String("screenshot")})
+	ras, err := LoadRaster(doc, src, Sources{Blobs: c.String("blobs"), PDF: c.String("source"), Screenshot: c.String("screenshot"), Bundle: filepath.Dir(docPath)})
 	if err != nil {
 		return Set{}, verify.Coded(verify.ExitIO, "io_error", "%v", err)
 	}

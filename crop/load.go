@@ -16,6 +16,7 @@ import (
 
 	"github.com/sieve-dev/sieve/internal/blob"
 	"github.com/sieve-dev/sieve/internal/c14n"
+	"github.com/sieve-dev/sieve/internal/eef"
 	"github.com/sieve-dev/sieve/verify"
 )
 
@@ -24,6 +25,9 @@ type Sources struct {
 	Blobs      string // the capture's blob store (--blobs): PDF bytes by source fingerprint, screenshots by key
 	PDF        string // the source PDF file
 	Screenshot string // the screenshot PNG file
+	// Bundle is the directory of the document (an evidence bundle): its
+	// source.pdf is the source PDF when neither PDF nor Blobs is given.
+	Bundle string
 }
 
 // Shot is the screenshot a document names: its blob key and whether the
@@ -79,9 +83,20 @@ func LoadRaster(doc []byte, src verify.GroundingSource, s Sources) (Raster, erro
 		store, _ = blob.Open(s.Blobs)
 	}
 	if isPDF {
-		return pdfRaster(ras, src.SourceFingerprint(), store, s.PDF)
+		file := s.PDF
+		if file == "" && store == nil && s.Bundle != "" {
+			if p := filepath.Join(s.Bundle, eef.FileSourcePDF); fileExists(p) {
+				file = p // the bundle's own copy, checked against the fingerprint below
+			}
+		}
+		return pdfRaster(ras, src.SourceFingerprint(), store, file)
 	}
 	return shotRaster(ras, shot, store, s.Screenshot)
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 func pdfRaster(ras Raster, fp string, store *blob.Store, file string) (Raster, error) {
@@ -98,7 +113,7 @@ func pdfRaster(ras Raster, fp string, store *blob.Store, file string) (Raster, e
 			return ras, nil
 		}
 	default:
-		ras.NoPixels = "no source PDF was given (--source FILE, or --blobs DIR of the capture)"
+		ras.NoPixels = "no source PDF was given (--source FILE, --blobs DIR of the capture, or source.pdf in the document's bundle)"
 		return ras, nil
 	}
 	if fp == "" {

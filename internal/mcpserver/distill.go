@@ -117,7 +117,7 @@ func (s *Server) runChain(ctx context.Context, req *mcp.CallToolRequest, cp *cap
 		step(cp.Stage(), 1, "captured", notify),
 		step(normalize.Stage(), 2, "normalized", notify),
 		step(graph.Stage(), 3, "built the content graph", notify),
-		step(render.Stage(render.Options{Out: tmp}), 4, "wrote the artifact", notify))
+		step(render.Stage(render.Options{Out: tmp, Blobs: s.opts.Capture.Browser.Blobs}), 4, "wrote the artifact", notify))
 	line, err := json.Marshal(map[string]string{"url": target})
 	if err != nil {
 		return a, internalf("%v", err)

@@ -23,12 +23,13 @@ type verifyInput struct {
 }
 
 type verifyOutput struct {
-	Artifact            string  `json:"artifact"`
-	Proof               string  `json:"proof" jsonschema:"the SPEC.md §4.4 proof summary: verified, partially_verified or unverified"`
-	ReusableChecks      int     `json:"reusable_checks"`
-	Checks              int     `json:"checks"`
-	AllEvidenceGrounded bool    `json:"all_evidence_grounded"`
-	Report              rawJSON `json:"report" jsonschema:"verification_report.json, canonical, as sieve verify writes it"`
+	Artifact            string   `json:"artifact"`
+	Proof               string   `json:"proof" jsonschema:"the SPEC.md §4.4 proof summary: verified, partially_verified or unverified"`
+	ReusableChecks      int      `json:"reusable_checks"`
+	Checks              int      `json:"checks"`
+	AllEvidenceGrounded bool     `json:"all_evidence_grounded"`
+	Limitations         []string `json:"limitations" jsonschema:"what limits the proof (SPEC.md §4.4): capability limits, stale fingerprints, unsupported claim kinds, checks not grounded, semantic-unverified checks; empty when none apply"`
+	Report              rawJSON  `json:"report" jsonschema:"verification_report.json, canonical, as sieve verify writes it"`
 }
 
 // source loads the artifact's grounding source.
@@ -57,10 +58,17 @@ func (s *Server) verifyCitations(_ context.Context, _ *mcp.CallToolRequest, in v
 		return nil, out, verify.Coded(verify.ExitInternal, "internal_error", "%v", err)
 	}
 	proof, n := r.ProofSummary()
+	lim := r.ProofLimitations()
+	if lim == nil {
+		lim = []string{}
+	}
 	out = verifyOutput{Artifact: in.Artifact, Proof: proof, ReusableChecks: n, Checks: len(r.Checks),
-		AllEvidenceGrounded: r.AllEvidenceGrounded, Report: canon}
+		AllEvidenceGrounded: r.AllEvidenceGrounded, Limitations: lim, Report: canon}
 	var b strings.Builder
 	fmt.Fprintf(&b, "proof: %s (%d of %d checks reusable)\n", proof, n, len(r.Checks))
+	if len(lim) > 0 {
+		fmt.Fprintf(&b, "limitations: %s\n", strings.Join(lim, "; "))
+	}
 	for _, c := range r.Checks {
 		fmt.Fprintf(&b, "%s %s (%s): %s", c.CheckID, mustJSON(c.ClaimID), c.Kind, c.Status)
 		if c.Reason != "" {

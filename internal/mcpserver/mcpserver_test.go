@@ -349,6 +349,12 @@ func TestDistillSectionVerifyLikeCLI(t *testing.T) {
 	if proof, _ := r.ProofSummary(); vo.Proof != proof || !strings.HasPrefix(text, "proof: "+proof) {
 		t.Errorf("proof %q, text %q; the CLI: %s", vo.Proof, text, proof)
 	}
+	// The derived summary surfaces its limitations (SPEC.md §4.4), as
+	// sieve verify's limitations: line does.
+	lim := strings.Join(r.ProofLimitations(), "; ")
+	if lim == "" || strings.Join(vo.Limitations, "; ") != lim || !strings.Contains(text, "\nlimitations: "+lim+"\n") {
+		t.Errorf("limitations %q, text %q; want %q", vo.Limitations, text, lim)
+	}
 }
 
 // TestLatentOnlyInHiddenContent: no result of any other tool, nor any
