@@ -11,6 +11,6 @@ import (
 )
 
 func main() {
-	gcstart.Start() // one process per page collects nothing below 64 MB
+	gcstart.Start() // one process per page collects nothing below 32 MB
 	os.Exit(cliutil.Exec("sieve", sieve.Command()))
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // Floor is the heap a process may use before its first collection.
-const Floor = 64 << 20
+const Floor = 32 << 20
 
 // Start turns collection off below Floor, unless the user set GOGC or
 // GOMEMLIMIT (theirs win). After each collection it looks at the live

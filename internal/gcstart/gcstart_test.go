@@ -31,7 +31,7 @@ func TestStartThenOrdinaryPacing(t *testing.T) {
 	if after.NumGC != before.NumGC {
 		t.Errorf("%d collections below the floor", after.NumGC-before.NumGC)
 	}
-	for i := 0; i < 48; i++ { // 48 MB live: past Floor/2
+	for i := 0; i < Floor>>20; i++ { // Floor live: past Floor/2
 		keep = append(keep, make([]byte, 1<<20))
 	}
 	deadline := time.Now().Add(10 * time.Second)
