@@ -40,8 +40,6 @@ type Security struct {
 	// MetaRefresh is each <meta http-equiv=refresh>, at most
 	// maxMetaRefresh of them.
 	MetaRefresh []MetaRefresh `json:"meta_refresh,omitempty"`
-
-	pageHost string // the page's host, lower case: "" for a local file (not written)
 }
 
 // MetaRefresh is a <meta http-equiv=refresh>: a timed reload or redirect.
@@ -118,7 +116,7 @@ func (w *walker) security(n *html.Node) {
 
 func (w *walker) sec() *Security {
 	if w.out.Doc.Security == nil {
-		w.out.Doc.Security = &Security{pageHost: w.pageHost()}
+		w.out.Doc.Security = &Security{}
 	}
 	return w.out.Doc.Security
 }
@@ -219,7 +217,7 @@ func (w *walker) otherSite(abs string) (string, bool) {
 		return "", false
 	}
 	host := strings.ToLower(u.Hostname())
-	return capText(host, 256), siteOf(host) != siteOf(w.sec().pageHost)
+	return capText(host, 256), siteOf(host) != siteOf(w.pageHost())
 }
 
 func siteOf(host string) string { return strings.TrimPrefix(host, "www.") }
@@ -227,14 +225,18 @@ func siteOf(host string) string { return strings.TrimPrefix(host, "www.") }
 // pageHost is the host of the page's final URL (else the requested one),
 // lower case; "" when it has none (a local file).
 func (w *walker) pageHost() string {
-	page := w.out.FinalURL
-	if page == "" {
-		page = w.out.URL
+	if w.host == nil {
+		page := w.out.FinalURL
+		if page == "" {
+			page = w.out.URL
+		}
+		h := ""
+		if u, err := url.Parse(cleanURL(page)); err == nil {
+			h = strings.ToLower(u.Hostname())
+		}
+		w.host = &h
 	}
-	if u, err := url.Parse(cleanURL(page)); err == nil {
-		return strings.ToLower(u.Hostname())
-	}
-	return ""
+	return *w.host
 }
 
 // metaRefresh records a refresh's delay and target: "5", "0; url=/next",

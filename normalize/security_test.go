@@ -44,7 +44,6 @@ func TestSecurityInventory(t *testing.T) {
 			{Delay: 5, URL: "https://evil.example.net/landing", External: true},
 			{Delay: 30},
 		},
-		pageHost: s.pageHost,
 	}
 	if !reflect.DeepEqual(*s, want) {
 		t.Errorf("inventory\n got %+v\nwant %+v", *s, want)

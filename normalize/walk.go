@@ -43,6 +43,7 @@ type walker struct {
 	// canvases are the <canvas> elements whose fallback content is read
 	// (closedCanvases): their descendants are canvas_fallback nodes.
 	canvases map[*html.Node]bool
+	host     *string // the page's host, once known (pageHost)
 }
 
 // meanDepth is the mean depth of the emitted elements, at least 1.

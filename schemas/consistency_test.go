@@ -100,9 +100,12 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"pdf_annotation", d["pdf_annotation"], capture.PDFAnnotation{}},
 		{"pdf_bookmark", d["pdf_bookmark"], capture.PDFBookmark{}},
 		{"pdf_attachment", d["pdf_attachment"], capture.PDFAttachment{}},
+		{"pdf_script", d["pdf_script"], capture.PDFScript{}},
 		{"pdf_box", d["pdf_box"], capture.PDFBox{}},
 		{"doc", d["doc"], normalize.Doc{}},
 		{"scripts", d["scripts"], normalize.Scripts{}},
+		{"security_facts", d["security_facts"], normalize.Security{}},
+		{"meta_refresh", *d["security_facts"].Properties["meta_refresh"].Items, normalize.MetaRefresh{}},
 		{"normalize_stats", d["normalize_stats"], normalize.Stats{}},
 	}
 	for _, c := range cases {
