@@ -1,6 +1,7 @@
 package cliutil
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/internal/record"
 	"github.com/sieve-dev/sieve/internal/version"
 )
 
@@ -119,19 +121,31 @@ func (t tally) Write(p []byte) (int, error) {
 }
 
 func (r *Run) scan(p []byte) {
+	// Whole lines are read where they are (the records pass by in one
+	// Write each, mostly); only a line cut across Writes is gathered.
 	r.mu.Lock()
-	r.buf = append(r.buf, p...)
 	var lines [][]byte
+	if len(r.buf) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			r.buf = append(r.buf, p...)
+			r.mu.Unlock()
+			return
+		}
+		lines = append(lines, append(r.buf, p[:i]...))
+		r.buf = nil
+		p = p[i+1:]
+	}
 	for {
-		i := slices.Index(r.buf, '\n')
+		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
 			break
 		}
-		lines = append(lines, r.buf[:i])
-		r.buf = r.buf[i+1:]
+		lines = append(lines, p[:i])
+		p = p[i+1:]
 	}
-	if len(r.buf) == 0 {
-		r.buf = nil
+	if len(p) > 0 {
+		r.buf = append(r.buf, p...)
 	}
 	r.mu.Unlock()
 	for _, l := range lines {
@@ -140,23 +154,38 @@ func (r *Run) scan(p []byte) {
 }
 
 // record counts one stdout line: by outcome when it has one, else by
-// record kind; a line that is no sieve record is not counted.
+// record kind; a line that is no sieve record is not counted. The line is
+// walked once (record.Walk) and only its top-level "record", "url",
+// "error" and "outcome" values are parsed, never a page body.
 func (r *Run) record(line []byte) {
-	if len(line) == 0 || line[0] != '{' || !gjson.ValidBytes(line) {
+	if len(line) == 0 || line[0] != '{' {
 		return
 	}
-	res := gjson.GetManyBytes(line, "record", "outcome", "outcome.status", "url", "outcome.evidence.0", "error")
-	kind := res[0].String()
+	var buf [32]record.Member
+	ms, valid, _ := record.Walk(line, buf[:0])
+	if !valid {
+		return
+	}
+	field := func(name string) gjson.Result {
+		for _, m := range ms {
+			if m.Is(name) {
+				return gjson.ParseBytes(m.Value)
+			}
+		}
+		return gjson.Result{}
+	}
+	kind := field("record").String()
 	if kind == "" {
 		return
 	}
-	switch o := res[1]; {
+	url := field("url").String()
+	switch o := field("outcome"); {
 	case kind == "error":
-		r.Target(res[3].String(), "error", res[5].String())
+		r.Target(url, "error", field("error").String())
 	case o.Type == gjson.String:
-		r.Target(res[3].String(), o.String(), "")
-	case res[2].Type == gjson.String:
-		r.Target(res[3].String(), res[2].String(), res[4].String())
+		r.Target(url, o.String(), "")
+	case o.Get("status").Type == gjson.String:
+		r.Target(url, o.Get("status").String(), o.Get("evidence.0").String())
 	default:
 		r.mu.Lock()
 		r.count(kind)

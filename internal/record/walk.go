@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"math/bits"
@@ -26,6 +27,16 @@ func (m Member) Name() string {
 		}
 	}
 	return string(raw)
+}
+
+// Is reports whether the member's key is name, comparing the raw bytes
+// unless the key holds an escape.
+func (m Member) Is(name string) bool {
+	k := m.Key
+	if len(k) == len(name)+2 && string(k[1:len(k)-1]) == name {
+		return true
+	}
+	return bytes.IndexByte(k, '\\') >= 0 && m.Name() == name
 }
 
 // Walk reads one JSON line in a single pass: valid reports that line is
