@@ -154,16 +154,18 @@ func (r *Run) scan(p []byte) {
 }
 
 // record counts one stdout line: by outcome when it has one, else by
-// record kind; a line that is no sieve record is not counted. The line is
-// walked once (record.Walk) and only its top-level "record", "url",
-// "error" and "outcome" values are parsed, never a page body.
+// record kind; a line that is no sieve record is not counted. Its
+// top-level members are listed without checking its syntax (record.Top:
+// the stage wrote it, from its codec or a line it checked on the way in)
+// and only "record", "url", "error" and "outcome" are parsed, never a
+// page body.
 func (r *Run) record(line []byte) {
 	if len(line) == 0 || line[0] != '{' {
 		return
 	}
 	var buf [32]record.Member
-	ms, valid, _ := record.Walk(line, buf[:0])
-	if !valid {
+	ms, ok := record.Top(line, buf[:0])
+	if !ok {
 		return
 	}
 	field := func(name string) gjson.Result {

@@ -281,3 +281,107 @@ func skipKey(b []byte, i int) (int, bool) {
 	}
 	return i + 1, true
 }
+
+// Top lists the top-level members of a JSON object line without checking
+// the line's syntax: strings are skipped by looking for their closing
+// quote (bytes.IndexByte, then the backslashes before it), nested values
+// by counting brackets outside strings. It is for lines a stage wrote
+// itself, which are valid JSON by construction; on a valid object it
+// gives Walk's members, and ok is false when the line is not an object or
+// ends inside one.
+func Top(line []byte, ms []Member) (out []Member, ok bool) {
+	i := skipSpace(line, 0)
+	if i >= len(line) || line[i] != '{' {
+		return ms, false
+	}
+	i = skipSpace(line, i+1)
+	if i < len(line) && line[i] == '}' {
+		return ms, skipSpace(line, i+1) == len(line)
+	}
+	for {
+		if i >= len(line) || line[i] != '"' {
+			return ms, false
+		}
+		k := quickString(line, i+1)
+		if k < 0 {
+			return ms, false
+		}
+		key := line[i:k]
+		i = skipSpace(line, k)
+		if i >= len(line) || line[i] != ':' {
+			return ms, false
+		}
+		i = skipSpace(line, i+1)
+		e := quickValue(line, i)
+		if e < 0 {
+			return ms, false
+		}
+		ms = append(ms, Member{Key: key, Value: line[i:e]})
+		i = skipSpace(line, e)
+		if i < len(line) && line[i] == ',' {
+			i = skipSpace(line, i+1)
+			continue
+		}
+		return ms, i < len(line) && line[i] == '}' && skipSpace(line, i+1) == len(line)
+	}
+}
+
+// quickString is the end of the string whose opening quote is just before
+// i (-1 when it does not end): the first quote not escaped, i.e. preceded
+// by an even number of backslashes.
+func quickString(b []byte, i int) int {
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return -1
+		}
+		q := i + j
+		n := 0
+		for q-1-n >= i && b[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		i = q + 1
+	}
+}
+
+// quickValue is the end of the value at i (-1 when it does not end).
+func quickValue(b []byte, i int) int {
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			if i = quickString(b, i+1); i < 0 {
+				return -1
+			}
+			if depth == 0 {
+				return i
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i // a scalar just before its object's end
+			}
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		case ',':
+			if depth == 0 {
+				return i
+			}
+		case ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return i
+			}
+		}
+		i++
+	}
+	if depth == 0 {
+		return i
+	}
+	return -1
+}

@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -56,6 +57,9 @@ func checkWalk(t *testing.T, in []byte) {
 	})
 	if len(ms) != len(want) {
 		t.Fatalf("Walk(%q): %d members, gjson %d", in, len(ms), len(want))
+	}
+	if top, ok := Top(in, nil); !ok || !reflect.DeepEqual(top, ms) {
+		t.Fatalf("Top(%q) = %q, %v; Walk gives %q", in, top, ok, ms)
 	}
 	for i := range ms {
 		if !bytes.Equal(ms[i].Key, want[i].Key) || !bytes.Equal(ms[i].Value, want[i].Value) {
