@@ -8,7 +8,9 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/graph"
@@ -48,7 +50,32 @@ func TestGrowthProfile(t *testing.T) {
 		runtime.ReadMemStats(&m0)
 		cf, _ := os.Create(filepath.Join(dir, name+".cpu"))
 		pprof.StartCPUProfile(cf)
+		var top atomic.Uint64
+		done, stopped := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(stopped)
+			var m runtime.MemStats
+			for {
+				select {
+				case <-done:
+					return
+				case <-time.After(time.Millisecond):
+					runtime.ReadMemStats(&m)
+					if m.HeapInuse > top.Load() {
+						top.Store(m.HeapInuse)
+						if m.HeapInuse > m0.HeapInuse+(64<<20) {
+							hf, _ := os.Create(filepath.Join(dir, name+".peak"))
+							pprof.Lookup("heap").WriteTo(hf, 0)
+							hf.Close()
+						}
+					}
+				}
+			}
+		}()
 		f()
+		close(done)
+		<-stopped
+		t.Logf("%s: peak heap in use %d MB", name, top.Load()>>20)
 		pprof.StopCPUProfile()
 		cf.Close()
 		runtime.ReadMemStats(&m1)
