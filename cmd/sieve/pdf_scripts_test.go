@@ -43,6 +43,9 @@ func TestPDFJavaScriptEverywhere(t *testing.T) {
 			if !found {
 				t.Errorf("no javascript finding with reason %q:\n%s", p.Where, a.report)
 			}
+			if p.Place == "link_action" && gjson.Get(a.report, "inventory.actions").Int() != 1 {
+				t.Errorf("a link that runs JavaScript is not among the actions:\n%s", gjson.Get(a.report, "inventory").Raw)
+			}
 			if !strings.Contains(a.md, pdftest.ScriptText) {
 				t.Errorf("index.md lacks the page's text %q", pdftest.ScriptText)
 			}

@@ -127,6 +127,11 @@ func pdfSecurityReport(rec *graph.Record, doc *Document, findings []Finding) *Se
 			}
 		}
 	}
+	for _, sc := range d.Scripts {
+		if sc.Where == "annotation_action" && sc.Subtype == "link" {
+			actions++ // a link that runs JavaScript (PDFium calls its action unsupported)
+		}
+	}
 	limits := []Limit{{"pdf_javascript_scan", "scripts counts the JavaScript actions found by reading the file's objects (object streams included, within limits): the open action, document, page and annotation additional actions, annotation actions and the /JavaScript name tree; scripts only inside an encrypted object stream, and XFA form scripts, are not found"}}
 	if len(d.Pages) > 0 {
 		scripts := d.JavaScript

@@ -133,6 +133,10 @@ func (l *lexer) parse(depth int) (value, bool) {
 	if l.i >= len(l.b) {
 		return value{}, false
 	}
+	if depth > maxScanDepth {
+		l.i++ // too deep: the containers above end here, unfinished
+		return value{}, false
+	}
 	switch c := l.b[l.i]; {
 	case c == '/':
 		l.i++
@@ -149,8 +153,8 @@ func (l *lexer) parse(depth int) (value, bool) {
 				return value{kind: 'd', dict: d}, true
 			}
 			k, ok := l.parse(depth + 1)
-			if !ok || k.kind != 'n' || depth > maxScanDepth {
-				return value{kind: 'd', dict: d}, ok && k.kind == 'n'
+			if !ok || k.kind != 'n' {
+				return value{kind: 'd', dict: d}, false
 			}
 			v, ok := l.parse(depth + 1)
 			if !ok {
@@ -170,7 +174,7 @@ func (l *lexer) parse(depth int) (value, bool) {
 				return value{kind: 'a', arr: a}, true
 			}
 			v, ok := l.parse(depth + 1)
-			if !ok || depth > maxScanDepth {
+			if !ok {
 				return value{kind: 'a', arr: a}, false
 			}
 			a = append(a, v)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -128,4 +129,30 @@ func TestFindScriptsCorpusTime(t *testing.T) {
 		got := FindScripts(data)
 		t.Logf("%s: %d bytes, %d scripts, %s", filepath.Base(f), len(data), len(got), time.Since(start))
 	}
+}
+
+// TestFindScriptsDeepNesting: nesting far past the depth limit neither
+// recurses without bound nor stops the scan of later objects.
+func TestFindScriptsDeepNesting(t *testing.T) {
+	deep := "9 0 obj\n" + strings.Repeat("[", 1<<20) + "\nendobj\n" + strings.Repeat("<<", 1<<18)
+	data := append([]byte(deep), pdftest.RawPDF(
+		"<< /Type /Catalog /Pages 2 0 R /OpenAction << /S /JavaScript /JS (x) >> >>",
+		"<< /Type /Pages /Kids [] /Count 0 >>")...)
+	if got := FindScripts(data); len(got) != 1 || got[0].Where != ScriptOpenAction {
+		t.Errorf("scripts %+v", got)
+	}
+}
+
+func FuzzFindScripts(f *testing.F) {
+	for _, p := range pdftest.ScriptPlaces {
+		data, err := pdftest.ScriptPDF(p.Place)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("1 0 obj << /Type /ObjStm /N 2 /First 4 /Filter /FlateDecode >> stream\nxx\nendstream trailer << /Root 1 0 R >>"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_ = FindScripts(data)
+	})
 }
