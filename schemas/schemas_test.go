@@ -119,6 +119,8 @@ func TestNegative(t *testing.T) {
 		{"partial without evidence", "graph", g, "outcome.evidence", deleteKey, "evidence"},
 		{"empty evidence string", "graph", g, "outcome.evidence", []string{""}, "/outcome/evidence/0"},
 		{"body_excerpt over 400", "graph", g, "outcome.body_excerpt", strings.Repeat("x", 401), "/outcome/body_excerpt"},
+		{"body_excerpt on a 200", "graph", g, "outcome.http_status", 200, "/outcome/http_status"},
+		{"body_excerpt on ok", "manifest", manifestOf(t, g), "outcome.status", "ok", "/outcome/status"},
 		{"outcome extra field", "graph", g, "outcome.reason", "x", "/outcome"},
 		{"bad section id (upper hex)", "graph", g, "sections.1.id", "s_3F2A9C01DE", "/sections/1/id"},
 		{"bad section id (short)", "content", contentOf(t, g), "sections.1.id", "s_3f2a9c", "/sections/1/id"},
