@@ -3,6 +3,11 @@ package normalize
 import (
 	"reflect"
 	"testing"
+
+	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/internal/codec"
+	"github.com/sieve-dev/sieve/internal/version"
+	"github.com/sieve-dev/sieve/schemas"
 )
 
 // TestSecurityInventory counts what a page's markup holds that bears on
@@ -29,6 +34,15 @@ func TestSecurityInventory(t *testing.T) {
 <svg onload="svgInit()"><script>alert(1)</script></svg>
 </body></html>`
 	r := mustNormalize(t, page)
+	// the schema wants what a real capture has (the helper leaves it out)
+	v := *r
+	v.Capture.Timing.StartedAt = "2026-01-02T03:04:05Z"
+	v.Capture.Trace = capture.Trace{SieveVersion: "test", Tier: "static", Libraries: []version.Library{}}
+	if line, err := codec.Marshal(&v); err != nil {
+		t.Fatal(err)
+	} else if err := schemas.ValidateRecord(line); err != nil {
+		t.Errorf("normalized record: %v", err)
+	}
 	s := r.Doc.Security
 	if s == nil {
 		t.Fatal("no security inventory")

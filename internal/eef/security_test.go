@@ -6,6 +6,8 @@ import (
 
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/codec"
+	"github.com/sieve-dev/sieve/internal/version"
 	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/schemas"
 )
@@ -17,6 +19,8 @@ func webGraph(t *testing.T, body string) *graph.Record {
 		Record: "capture", SchemaVersion: "1.0", URL: "https://shop.example.test/", FinalURL: "https://shop.example.test/",
 		Tier: "static", Status: 200, Headers: map[string]string{"content-type": "text/html"}, ContentType: "text/html",
 		Body: body, BodyBytes: int64(len(body)),
+		Timing: capture.Timing{StartedAt: "2026-01-02T03:04:05Z"},
+		Trace:  capture.Trace{SieveVersion: "test", Tier: "static", Libraries: []version.Library{}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -39,8 +43,13 @@ func TestWebSecurityInventory(t *testing.T) {
 <div hidden><form action="/x"><input name="q"></form></div>
 </body></html>`)
 	b, files := build(t, rec)
-	if err := schemas.Validate("ethos-security-report", files[FileSecurityReport]); err != nil {
-		t.Fatalf("security_report.json: %v", err)
+	validateBundle(t, files)
+	line, err := codec.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schemas.ValidateRecord(line); err != nil {
+		t.Errorf("graph record with its security inventory: %v", err)
 	}
 	inv := b.Security.Inventory
 	got := fmt.Sprintf("scripts %v inline %v external %v handlers %v js_urls %v external_resources %v refreshes %v iframes %d forms %d",
