@@ -65,23 +65,35 @@ func Write(opts Options, rec *graph.Record) (Artifact, error) {
 	if err != nil {
 		return Artifact{}, err
 	}
-	files, err := renderFiles(rec)
-	if err != nil {
-		return Artifact{}, err
-	}
-	var fingerprint string
-	if !opts.NoEvidence {
-		ev, fp, err := evidenceFiles(rec, opts.Blobs)
-		if err != nil {
-			return Artifact{}, err
-		}
-		files, fingerprint = append(files, ev...), fp
-	}
-	if opts.Text {
-		files = append(files, file{FileText, Text(rec)})
-	}
+	// Each file goes to disk as soon as it is rendered, so a long page's
+	// files are not all held at once (issue 17).
 	target := filepath.Join(opts.Out, rel)
-	if err := writeAtomic(target, files); err != nil {
+	var fingerprint string
+	err = writeAtomic(target, func(put func(...file) error) error {
+		files, err := renderFiles(rec)
+		if err != nil {
+			return err
+		}
+		if err := put(files...); err != nil {
+			return err
+		}
+		files = nil
+		if !opts.NoEvidence {
+			ev, fp, err := evidenceFiles(rec, opts.Blobs)
+			if err != nil {
+				return err
+			}
+			if err := put(ev...); err != nil {
+				return err
+			}
+			fingerprint = fp
+		}
+		if opts.Text {
+			return put(file{FileText, Text(rec)})
+		}
+		return nil
+	})
+	if err != nil {
 		return Artifact{}, err
 	}
 	return Artifact{
@@ -109,9 +121,9 @@ func renderFiles(rec *graph.Record) ([]file, error) {
 	}, nil
 }
 
-// writeAtomic writes files into a fresh directory beside target and swaps
-// it into place.
-func writeAtomic(target string, files []file) (err error) {
+// writeAtomic has fill write the files, through put, into a fresh
+// directory beside target, and swaps it into place when fill succeeds.
+func writeAtomic(target string, fill func(put func(...file) error) error) (err error) {
 	parent := filepath.Dir(target)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("render: %w", err)
@@ -128,14 +140,20 @@ func writeAtomic(target string, files []file) (err error) {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
-	for _, f := range files {
-		name := filepath.Join(tmp, filepath.FromSlash(f.name))
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			return fmt.Errorf("render: %w", err)
+	put := func(files ...file) error {
+		for _, f := range files {
+			name := filepath.Join(tmp, filepath.FromSlash(f.name))
+			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+				return fmt.Errorf("render: %w", err)
+			}
+			if err := os.WriteFile(name, f.data, 0o644); err != nil {
+				return fmt.Errorf("render: %w", err)
+			}
 		}
-		if err := os.WriteFile(name, f.data, 0o644); err != nil {
-			return fmt.Errorf("render: %w", err)
-		}
+		return nil
+	}
+	if err := fill(put); err != nil {
+		return err
 	}
 	return swap(tmp, target)
 }
