@@ -5,11 +5,25 @@
 # pages/s and MB/s for the piped stages (capture excluded) and the peak RSS
 # of each stage for a short and a long stream: flat memory means the two
 # peaks match.
+#
+# Then, same run, same pages (issue 17), each pair timed REPS times in
+# turn and its best wall time kept (the machine is shared; CPU seconds are
+# printed beside it):
+#   - piped vs in-process: sieve-capture | sieve-normalize | sieve-graph |
+#     sieve-render against sieve distill --tier static on the pages
+#     (target: the pipe at ≥ 0.8× the in-process rate);
+#   - passthrough vs cat | cat: the capture stream (PASS_ROUNDS copies)
+#     through sieve-graph | sieve-graph, which pass capture records
+#     through, against cat | cat (target ≥ 0.8×);
+#   - render with evidence vs --no-evidence on the pages' graph records
+#     (target ≤ 1.3× the time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-$PWD/bin}
 BENCH=${SIEVE_BENCH_DIR:-$PWD/../shared/bench}
 ROUNDS=${ROUNDS:-20}
+REPS=${REPS:-3}
+PASS_ROUNDS=${PASS_ROUNDS:-5}
 scripts/ensure-tools.sh time >/dev/null
 [ -d "$BENCH/scrapinghub/html" ] || { echo "no benchmark pages in $BENCH (set SIEVE_BENCH_DIR)"; exit 1; }
 
@@ -45,3 +59,52 @@ run() { # run ROUNDS: stream the captures ROUNDS times, print stats
 echo "static pipe over $pages scrapinghub pages (normalize | graph | render, 2 cores shared by the three stages)"
 run 1
 run "$ROUNDS"
+
+# best NAME CMD: run CMD (sh -c) REPS times, keep the best wall time; sets
+# best_s (wall) and best_cpu (user+sys of that run).
+timed() { # CMD: one run, prints "wall cpu"
+  /usr/bin/time -f '%e %U %S' -o "$work/t" sh -c "$1" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+  awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$work/t"
+}
+pair() { # LABEL_A CMD_A LABEL_B CMD_B: alternate REPS times, print best of each and the ratio
+  local la=$1 ca=$2 lb=$3 cb=$4 a b ba=999999 bb=999999 pa pb
+  for _ in $(seq "$REPS"); do
+    read -r a pa < <(timed "$ca")
+    read -r b pb < <(timed "$cb")
+    if awk -v x="$a" -v y="$ba" 'BEGIN { exit !(x < y) }'; then ba=$a; cpa=$pa; fi
+    if awk -v x="$b" -v y="$bb" 'BEGIN { exit !(x < y) }'; then bb=$b; cpb=$pb; fi
+  done
+  printf '  %-44s %7.2f s wall (best of %d), %7.2f s CPU\n' "$la" "$ba" "$REPS" "$cpa"
+  printf '  %-44s %7.2f s wall (best of %d), %7.2f s CPU\n' "$lb" "$bb" "$REPS" "$cpb"
+  pair_a=$ba pair_b=$bb
+}
+
+echo
+echo "piped vs in-process (issue 17): the same $pages pages, static tier, artifacts with evidence"
+ls "$work"/pages/*.html >"$work/list"
+pair "pipe: capture|normalize|graph|render" \
+  "rm -rf '$work/p'; '$BIN/sieve-capture' -q --tier static <'$work/list' | '$BIN/sieve-normalize' -q | '$BIN/sieve-graph' -q | '$BIN/sieve-render' -q --out '$work/p'" \
+  "in-process: sieve distill --tier static" \
+  "rm -rf '$work/d'; '$BIN/sieve' distill -q --tier static --out '$work/d' <'$work/list'"
+awk -v p="$pair_a" -v d="$pair_b" 'BEGIN { printf "  piped rate = %.2fx the in-process rate (target >= 0.8)\n", d / p }'
+
+: >"$work/pass.jsonl"
+for _ in $(seq "$PASS_ROUNDS"); do cat "$work/capture.jsonl" >>"$work/pass.jsonl"; done
+pbytes=$(stat -c %s "$work/pass.jsonl")
+echo
+echo "passthrough vs cat | cat (issue 17): $((pages * PASS_ROUNDS)) capture records, $((pbytes / 1000000)) MB, through two stages that pass them on"
+pair "sieve-graph | sieve-graph (passing through)" \
+  "'$BIN/sieve-graph' -q <'$work/pass.jsonl' | '$BIN/sieve-graph' -q >/dev/null" \
+  "cat | cat" \
+  "cat <'$work/pass.jsonl' | cat >/dev/null"
+awk -v s="$pair_a" -v c="$pair_b" -v b="$pbytes" 'BEGIN {
+  printf "  passthrough %.0f MB/s, cat | cat %.0f MB/s: %.2fx (target >= 0.8)\n", b / s / 1e6, b / c / 1e6, c / s }'
+
+"$BIN/sieve-normalize" -q <"$work/capture.jsonl" | "$BIN/sieve-graph" -q >"$work/graph.jsonl"
+echo
+echo "render with evidence vs --no-evidence (issue 17): $pages graph records"
+pair "sieve-render (evidence)" \
+  "rm -rf '$work/re'; '$BIN/sieve-render' -q --out '$work/re' <'$work/graph.jsonl'" \
+  "sieve-render --no-evidence" \
+  "rm -rf '$work/rn'; '$BIN/sieve-render' -q --no-evidence --out '$work/rn' <'$work/graph.jsonl'"
+awk -v e="$pair_a" -v n="$pair_b" 'BEGIN { printf "  evidence costs %.2fx the time of --no-evidence (target <= 1.3)\n", e / n }'
