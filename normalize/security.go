@@ -73,8 +73,14 @@ var loadingRels = map[string]bool{
 	"manifest": true,
 }
 
-// urlAttrs are the attributes where a javascript: URL runs a script.
-var urlAttrs = []string{"href", "src", "action", "formaction", "data"}
+// urlAttr reports the attributes where a javascript: URL runs a script.
+func urlAttr(k string) bool {
+	switch k {
+	case "href", "src", "action", "formaction", "data":
+		return true
+	}
+	return false
+}
 
 // security adds element n (of any namespace) to the inventory.
 func (w *walker) security(n *html.Node) {
@@ -83,13 +89,11 @@ func (w *walker) security(n *html.Node) {
 		if a.Namespace != "" {
 			continue
 		}
-		if len(a.Key) > 2 && strings.HasPrefix(a.Key, "on") {
+		switch {
+		case len(a.Key) > 2 && strings.HasPrefix(a.Key, "on"):
 			s.EventHandlers++
 			w.handlerName(a.Key)
-		}
-	}
-	for _, k := range urlAttrs {
-		if v, ok := attrOK(n, k); ok && isJavaScriptURL(v) {
+		case urlAttr(a.Key) && isJavaScriptURL(a.Val):
 			s.JavaScriptURLs++
 		}
 	}
@@ -274,24 +278,21 @@ func (w *walker) metaRefresh(content string) {
 }
 
 func isJavaScriptURL(v string) bool {
+	const scheme = "javascript:"
 	v = strings.TrimLeft(v, " \t\n\r\f\x00")
+	j := 0
 	// Browsers drop tabs and newlines inside the scheme.
-	var b strings.Builder
-	for i := 0; i < len(v) && b.Len() < len("javascript:"); i++ {
-		if c := v[i]; c != '\t' && c != '\n' && c != '\r' {
-			b.WriteByte(lowerASCII(c))
+	for i := 0; i < len(v) && j < len(scheme); i++ {
+		switch c := v[i]; c {
+		case '\t', '\n', '\r':
+		default:
+			if lowerASCII(c) != scheme[j] {
+				return false
+			}
+			j++
 		}
 	}
-	return b.String() == "javascript:"
-}
-
-func attrOK(n *html.Node, key string) (string, bool) {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			return a.Val, true
-		}
-	}
-	return "", false
+	return j == len(scheme)
 }
 
 // foreignSecurity adds the elements inside an svg or math element, which

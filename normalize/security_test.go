@@ -87,3 +87,14 @@ func TestMetaRefreshForms(t *testing.T) {
 		}
 	}
 }
+
+func TestIsJavaScriptURL(t *testing.T) {
+	for v, want := range map[string]bool{
+		"javascript:void(0)": true, " JavaScript:x": true, "java\tscript:x": true, "jav\nascript:": true,
+		"javascript": false, "https://x/javascript:": false, "": false, "vbscript:x": false,
+	} {
+		if isJavaScriptURL(v) != want {
+			t.Errorf("isJavaScriptURL(%q) = %v", v, !want)
+		}
+	}
+}
