@@ -320,3 +320,46 @@ func TestAsDecodedIsRoundTrip(t *testing.T) {
 		t.Errorf("any values not fixed: %#v", v.N)
 	}
 }
+
+// --base-url: a local file's final_url is the base in the handoff as on
+// the JSON line, an http target's is its own.
+func TestHandoffBaseURL(t *testing.T) {
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "saved.html")
+	if err := os.WriteFile(saved, []byte(`<!doctype html><title>Saved</title><link rel=canonical href="/c"><main><h1>Saved</h1><p>Read the <a href="/section/other">other piece</a> and enough words besides to make a page of it, more and more of them.</p></main>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	site, stop, err := sample.Serve("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	input := saved + "\n" + strings.TrimSuffix(site, "/") + "/article.html\n"
+	const base = "https://news.example.com/section/opinion"
+	cp := capture.New(capture.Options{Tier: capture.TierStatic, AllowPrivate: true})
+	defer cp.Close()
+	capt := fixedClock(cp.Capture)
+	for _, format := range []string{formatMarkdown, formatJSON} {
+		d := deliver{format: format, opts: render.Options{Out: "-"}}
+		var outs [2][]byte
+		for i := range outs {
+			h := &handoff{cp: cp, capture: capt, base: base, deliver: d, handed: &handed{}, normalize: normalize.Normalize, graph: graph.Build}
+			h.json = jsonl.Chain("distill", capture.BaseURL(pipedCapture(capt), base), normalize.Stage(), graph.Stage(), d.stage(h.handed))
+			st := h.stage()
+			if i == 1 {
+				st = h.json
+			}
+			var stdout bytes.Buffer
+			w := &outWriter{format: format, out: &stdout, errs: io.Discard, run: &cliutil.Run{}, handed: h.handed}
+			jsonl.Run(context.Background(), strings.NewReader(input), w, io.Discard, st)
+			w.Flush()
+			outs[i] = stdout.Bytes()
+		}
+		if !bytes.Equal(outs[0], outs[1]) {
+			t.Errorf("%s: handoff and JSON chain differ:\n%s", format, firstDiff(outs[0], outs[1]))
+		}
+		if format == formatMarkdown && !bytes.Contains(outs[0], []byte("(https://news.example.com/section/other)")) {
+			t.Errorf("the saved page's link is not resolved against the base:\n%s", outs[0])
+		}
+	}
+}
