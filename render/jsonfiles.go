@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"unsafe"
 
@@ -23,18 +24,111 @@ type field struct {
 // one codec marshal of the record, so their escaping is the codec's and
 // their field order is the struct's, never a map's.
 func jsonFiles(rec *graph.Record) (manifest, content []byte, err error) {
+	manifest, fields, err := recordFields(rec)
+	if err != nil {
+		return nil, nil, err
+	}
+	var b bytes.Buffer
+	if err := writeContent(&b, fields); err != nil {
+		return nil, nil, err
+	}
+	return manifest, b.Bytes(), nil
+}
+
+// recordFields marshals rec once: manifest.json, and the record's
+// top-level members content.json is written from (writeContent).
+func recordFields(rec *graph.Record) (manifest []byte, fields []field, err error) {
 	b, err := codec.Marshal(rec)
 	if err != nil {
 		return nil, nil, fmt.Errorf("render: %w", err)
 	}
-	fields := topFields(b)
+	fields = topFields(b)
 	if manifest, err = indent(object(manifestOrder(fields), nil)); err != nil {
 		return nil, nil, err
 	}
-	if content, err = indentObject(contentFields(fields), len(b)); err != nil {
-		return nil, nil, err
+	return manifest, fields, nil
+}
+
+// writeContent writes content.json (indent(contentObject(fields))) to w
+// member by member, and the blocks one by one: json.Indent of a value with
+// the prefix of its depth gives the bytes it has in the whole, so the
+// whole is never in memory.
+func writeContent(w io.Writer, fields []field) error {
+	var keep []field
+	for _, f := range fields {
+		if f.key != "record" {
+			keep = append(keep, f)
+		}
 	}
-	return manifest, content, nil
+	if len(keep) == 0 {
+		_, err := io.WriteString(w, "{}\n")
+		return err
+	}
+	var buf bytes.Buffer
+	if _, err := io.WriteString(w, "{\n"); err != nil {
+		return err
+	}
+	for i, f := range keep {
+		if _, err := fmt.Fprintf(w, "  %q: ", f.key); err != nil {
+			return err
+		}
+		var err error
+		if f.key == "blocks" && strings.HasPrefix(f.raw, "[") {
+			err = writeBlocks(w, &buf, f.raw)
+		} else {
+			err = writeIndented(w, &buf, f.raw, "  ")
+		}
+		if err != nil {
+			return err
+		}
+		sep := "\n"
+		if i < len(keep)-1 {
+			sep = ",\n"
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "}\n")
+	return err
+}
+
+// writeBlocks writes the blocks array at depth 1, each block with its
+// level (withLevel).
+func writeBlocks(w io.Writer, buf *bytes.Buffer, raw string) error {
+	n := 0
+	var err error
+	gjson.Parse(raw).ForEach(func(_, blk gjson.Result) bool {
+		open := ",\n    "
+		if n == 0 {
+			open = "[\n    "
+		}
+		n++
+		if _, err = io.WriteString(w, open); err != nil {
+			return false
+		}
+		err = writeIndented(w, buf, withLevel(blk), "    ")
+		return err == nil
+	})
+	if err != nil {
+		return err
+	}
+	end := "\n  ]"
+	if n == 0 {
+		end = "[]"
+	}
+	_, err = io.WriteString(w, end)
+	return err
+}
+
+// writeIndented writes json.Indent(raw, prefix, "  ") to w through buf.
+func writeIndented(w io.Writer, buf *bytes.Buffer, raw, prefix string) error {
+	buf.Reset()
+	if err := json.Indent(buf, unsafe.Slice(unsafe.StringData(raw), len(raw)), prefix, "  "); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
 }
 
 // contentObject is content.json from the record's top-level fields: every
@@ -80,33 +174,34 @@ func nullLevels(blocks string) string {
 			b.WriteByte(',')
 		}
 		n++
-		if at, ok := afterType(blk.Raw); ok {
-			if strings.HasPrefix(blk.Raw[at:], `,"level":`) {
-				b.WriteString(blk.Raw)
-			} else {
-				b.WriteString(blk.Raw[:at])
-				b.WriteString(levelNull)
-				b.WriteString(blk.Raw[at:])
-			}
-			return true
-		}
-		if blk.Get("level").Exists() {
-			b.WriteString(blk.Raw)
-			return true
-		}
-		var fs []field
-		blk.ForEach(func(k, v gjson.Result) bool {
-			fs = append(fs, field{k.Str, v.Raw})
-			if k.Str == "type" {
-				fs = append(fs, field{"level", "null"})
-			}
-			return true
-		})
-		b.Write(object(fs, nil))
+		b.WriteString(withLevel(blk))
 		return true
 	})
 	b.WriteByte(']')
 	return b.String()
+}
+
+// withLevel is one compact block with a level: as it is when it has one,
+// else with levelNull right after its type.
+func withLevel(blk gjson.Result) string {
+	if at, ok := afterType(blk.Raw); ok {
+		if strings.HasPrefix(blk.Raw[at:], `,"level":`) {
+			return blk.Raw
+		}
+		return blk.Raw[:at] + levelNull + blk.Raw[at:]
+	}
+	if blk.Get("level").Exists() {
+		return blk.Raw
+	}
+	var fs []field
+	blk.ForEach(func(k, v gjson.Result) bool {
+		fs = append(fs, field{k.Str, v.Raw})
+		if k.Str == "type" {
+			fs = append(fs, field{"level", "null"})
+		}
+		return true
+	})
+	return string(object(fs, nil))
 }
 
 // afterType is the offset just past a compact block's type member when the
@@ -185,31 +280,6 @@ func object(fields []field, keep func(string) bool) []byte {
 	}
 	b.WriteByte('}')
 	return b.Bytes()
-}
-
-// indentObject is indent(object(fields, nil)) written member by member,
-// without the compact copy of the whole: json.Indent of a member's value
-// with the prefix of its depth gives the bytes it has in the whole.
-func indentObject(fields []field, size int) ([]byte, error) {
-	var b bytes.Buffer
-	b.Grow(size + size/2)
-	if len(fields) == 0 {
-		b.WriteString("{}\n")
-		return b.Bytes(), nil
-	}
-	b.WriteString("{\n")
-	for i, f := range fields {
-		fmt.Fprintf(&b, "  %q: ", f.key)
-		if err := json.Indent(&b, unsafe.Slice(unsafe.StringData(f.raw), len(f.raw)), "  ", "  "); err != nil {
-			return nil, fmt.Errorf("render: %w", err)
-		}
-		if i < len(fields)-1 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
-	}
-	b.WriteString("}\n")
-	return b.Bytes(), nil
 }
 
 // indent is json.Indent with two spaces and a trailing newline; it keeps

@@ -1,8 +1,10 @@
 package render
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,15 +71,26 @@ func Write(opts Options, rec *graph.Record) (Artifact, error) {
 	// files are not all held at once (issue 17).
 	target := filepath.Join(opts.Out, rel)
 	var fingerprint string
-	err = writeAtomic(target, func(put func(...file) error) error {
-		files, err := renderFiles(rec)
+	err = writeAtomic(target, func(put func(...file) error, stream func(string, func(io.Writer) error) error) error {
+		manifest, fields, err := recordFields(rec)
 		if err != nil {
 			return err
 		}
-		if err := put(files...); err != nil {
+		if err := put(file{FileManifest, manifest}); err != nil {
 			return err
 		}
-		files = nil
+		// content.json straight to the file, block by block: no copy of
+		// the whole in memory.
+		if err := stream(FileContent, func(w io.Writer) error { return writeContent(w, fields) }); err != nil {
+			return err
+		}
+		fields = nil
+		if err := put(file{FileMarkdown, Markdown(rec)}); err != nil {
+			return err
+		}
+		if err := put(file{FileHTML, HTML(rec)}); err != nil {
+			return err
+		}
 		if !opts.NoEvidence {
 			ev, fp, err := evidenceFiles(rec, opts.Blobs)
 			if err != nil {
@@ -107,23 +120,10 @@ func Write(opts Options, rec *graph.Record) (Artifact, error) {
 	}, nil
 }
 
-// renderFiles renders the four artifact files of rec, in the order written.
-func renderFiles(rec *graph.Record) ([]file, error) {
-	manifest, content, err := jsonFiles(rec)
-	if err != nil {
-		return nil, err
-	}
-	return []file{
-		{FileManifest, manifest},
-		{FileContent, content},
-		{FileMarkdown, Markdown(rec)},
-		{FileHTML, HTML(rec)},
-	}, nil
-}
-
-// writeAtomic has fill write the files, through put, into a fresh
-// directory beside target, and swaps it into place when fill succeeds.
-func writeAtomic(target string, fill func(put func(...file) error) error) (err error) {
+// writeAtomic has fill write the files, through put (whole files) and
+// stream (a file written by a function), into a fresh directory beside
+// target, and swaps it into place when fill succeeds.
+func writeAtomic(target string, fill func(put func(...file) error, stream func(string, func(io.Writer) error) error) error) (err error) {
 	parent := filepath.Dir(target)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("render: %w", err)
@@ -152,7 +152,29 @@ func writeAtomic(target string, fill func(put func(...file) error) error) (err e
 		}
 		return nil
 	}
-	if err := fill(put); err != nil {
+	stream := func(rel string, write func(io.Writer) error) error {
+		name := filepath.Join(tmp, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			return fmt.Errorf("render: %w", err)
+		}
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			return fmt.Errorf("render: %w", err)
+		}
+		w := bufio.NewWriterSize(f, 64<<10)
+		err = write(w)
+		if err == nil {
+			err = w.Flush()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("render: %w", err)
+		}
+		return nil
+	}
+	if err := fill(put, stream); err != nil {
 		return err
 	}
 	return swap(tmp, target)
