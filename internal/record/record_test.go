@@ -255,7 +255,7 @@ func FuzzPassthrough(f *testing.F) {
 	f.Add([]byte(`{"a":1,"a":2,"_k":3}`), []byte(`{}`))
 	f.Add([]byte(`{"\u0061":"\"}","b":"}"}`), []byte(`{"a" : "}" }`))
 	f.Add([]byte(`{ }`), []byte(`{"x":null}`))
-	f.Add([]byte(`{"k":"\xff"}`), []byte(`{"o":[]}`))
+	f.Add([]byte(`{"k":"\ud800"}`), []byte(`{"o":[]}`)) // a lone surrogate, escaped: valid JSON
 	f.Fuzz(func(t *testing.T, in, out []byte) {
 		if !isObject(in) || !isObject(out) {
 			t.Skip()
