@@ -2,6 +2,7 @@ package render
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -12,36 +13,41 @@ import (
 	"github.com/sieve-dev/sieve/internal/eef"
 )
 
-// evidenceFiles renders the EEF bundle of rec (internal/eef) into the
-// artifact's evidence/ directory and returns its files and the document
+// writeEvidence renders the EEF bundle of rec (internal/eef) into the
+// artifact's evidence/ directory, each file written as it is made (put
+// whole, stream through a function), and returns the document
 // fingerprint. document.md is rendered here, with index.md's escaping.
 // The source bytes join the bundle (source.html or source.pdf) when the
 // capture's blob store, blobs, holds them; source.json says where they
 // are either way.
-func evidenceFiles(rec *graph.Record, blobs string) ([]file, string, error) {
-	b, err := eef.Build(rec, eef.DefaultConfig())
+func writeEvidence(rec *graph.Record, blobs string, put func(...file) error, stream func(string, func(io.Writer) error) error) (string, error) {
+	b, err := eef.BuildLean(rec, eef.DefaultConfig())
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
-	m, err := b.Files()
+	// The files in the order they always had: document, chunks, security
+	// report, document.md, document.txt, profile.
+	err = b.Write(func(name string, write func(io.Writer) error) error {
+		if name == eef.FileText {
+			if err := put(file{path.Join(eef.Dir, eef.FileMarkdown), DocumentMarkdown(rec)}); err != nil {
+				return err
+			}
+		}
+		return stream(path.Join(eef.Dir, name), write)
+	})
 	if err != nil {
-		return nil, "", err
-	}
-	m[eef.FileMarkdown] = DocumentMarkdown(rec)
-	var files []file
-	for _, name := range []string{eef.FileDocument, eef.FileChunks, eef.FileSecurityReport, eef.FileMarkdown, eef.FileText, eef.FileProfile} {
-		files = append(files, file{path.Join(eef.Dir, name), m[name]})
+		return "", err
 	}
 	src, note := sourceBytes(blobs, rec.SourceFingerprint)
 	ptr, err := c14n.Marshal(eef.Pointer(b.Document, src != nil, note))
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
-	files = append(files, file{path.Join(eef.Dir, eef.FileSource), append(ptr, '\n')})
+	files := []file{{path.Join(eef.Dir, eef.FileSource), append(ptr, '\n')}}
 	if src != nil {
 		files = append(files, file{path.Join(eef.Dir, eef.SourceFileName(b.Document)), src})
 	}
-	return files, b.Document.Fingerprint, nil
+	return b.Document.Fingerprint, put(files...)
 }
 
 // sourceBytes are the bytes with source fingerprint fp from the blob

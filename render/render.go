@@ -92,11 +92,8 @@ func Write(opts Options, rec *graph.Record) (Artifact, error) {
 			return err
 		}
 		if !opts.NoEvidence {
-			ev, fp, err := evidenceFiles(rec, opts.Blobs)
+			fp, err := writeEvidence(rec, opts.Blobs, put, stream)
 			if err != nil {
-				return err
-			}
-			if err := put(ev...); err != nil {
 				return err
 			}
 			fingerprint = fp

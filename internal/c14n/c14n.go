@@ -33,6 +33,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"reflect"
 	"sync"
 )
@@ -108,6 +109,31 @@ func MarshalReusing(v any, part any, canon []byte) ([]byte, error) {
 		return nil, err
 	}
 	return e.buf, nil
+}
+
+// Encode writes Marshal(v) to w, giving w the bytes in pieces of about
+// 64 KB between the items of arrays, so a value with a long array (a
+// document's elements) is never whole in memory. On an error part of the
+// bytes may have been written.
+func Encode(w io.Writer, v any) error {
+	return encodeTo(w, &encState{buf: make([]byte, 0, flushAt+4096), w: w}, v)
+}
+
+// EncodeReusing writes MarshalReusing(v, part, canon) to w as Encode
+// does; canon is written to w directly.
+func EncodeReusing(w io.Writer, v any, part any, canon []byte) error {
+	pv := reflect.ValueOf(part)
+	if pv.Kind() != reflect.Pointer || pv.IsNil() {
+		return fmt.Errorf("c14n: EncodeReusing needs a non-nil pointer, got %T", part)
+	}
+	return encodeTo(w, &encState{buf: make([]byte, 0, flushAt+4096), w: w, at: pv, atPtr: pv.Pointer(), raw: canon}, v)
+}
+
+func encodeTo(w io.Writer, e *encState, v any) error {
+	if err := e.value(v); err != nil {
+		return err
+	}
+	return e.flush()
 }
 
 // Fingerprint is "sha256:" and the lower-case hex SHA-256 of b.

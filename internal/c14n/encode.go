@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"slices"
@@ -29,15 +30,47 @@ type encState struct {
 	at    reflect.Value // a value written as raw instead of encoded
 	atPtr uintptr
 	raw   []byte
+
+	// w, when set, takes buf whenever it passes flushAt between the items
+	// of an array (Encode): a long array is never whole in memory.
+	w       io.Writer
+	flushed int // bytes already given to w
+	werr    error
+}
+
+// flushAt is how much Encode buffers before writing to its writer.
+const flushAt = 64 << 10
+
+// off is the offset of the next byte written: errors name it.
+func (e *encState) off() int { return e.flushed + len(e.buf) }
+
+// flush gives buf to w; a write error stops the encoding at the next item.
+func (e *encState) flush() error {
+	if e.werr == nil && len(e.buf) > 0 {
+		_, e.werr = e.w.Write(e.buf)
+	}
+	e.flushed += len(e.buf)
+	e.buf = e.buf[:0]
+	return e.werr
 }
 
 type encoderFunc func(e *encState, v reflect.Value, depth int) error
 
 func (e *encState) encode(v reflect.Value, depth int) error {
 	if depth > MaxDepth {
-		return &Error{ErrDepth, len(e.buf), "nesting too deep"}
+		return &Error{ErrDepth, e.off(), "nesting too deep"}
 	}
 	if e.atPtr != 0 && v.CanAddr() && v.Type() == e.at.Type().Elem() && v.Addr().Pointer() == e.atPtr {
+		if e.w != nil && len(e.raw) >= flushAt {
+			if err := e.flush(); err != nil {
+				return err
+			}
+			if _, e.werr = e.w.Write(e.raw); e.werr != nil {
+				return e.werr
+			}
+			e.flushed += len(e.raw)
+			return nil
+		}
 		e.buf = append(e.buf, e.raw...)
 		return nil
 	}
@@ -167,7 +200,7 @@ func (e *encState) canonical(b []byte, depth int) error {
 		return err
 	}
 	if d := p.depth(); depth+d > MaxDepth {
-		return &Error{ErrDepth, len(e.buf), "nesting too deep"}
+		return &Error{ErrDepth, e.off(), "nesting too deep"}
 	}
 	e.buf = p.appendTo(e.buf)
 	return nil
@@ -289,10 +322,10 @@ func floatEncoder(bits int) encoderFunc {
 		}
 		abs := math.Abs(f)
 		if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-			return &Error{ErrExponent, len(e.buf), "a number with an exponent (c14n v1 allows integers only)"}
+			return &Error{ErrExponent, e.off(), "a number with an exponent (c14n v1 allows integers only)"}
 		}
 		if f != math.Trunc(f) {
-			return &Error{ErrFloat, len(e.buf), "a number with a fraction (c14n v1 allows integers only)"}
+			return &Error{ErrFloat, e.off(), "a number with a fraction (c14n v1 allows integers only)"}
 		}
 		if f == 0 {
 			e.buf = append(e.buf, '0')
@@ -359,6 +392,11 @@ func encodeArray(e *encState, v reflect.Value, depth int) error {
 		if err := e.encode(v.Index(i), depth+1); err != nil {
 			return err
 		}
+		if e.w != nil && len(e.buf) >= flushAt {
+			if err := e.flush(); err != nil {
+				return err
+			}
+		}
 	}
 	e.buf = append(e.buf, ']')
 	return nil
@@ -400,7 +438,7 @@ func newMapEncoder(t reflect.Type) encoderFunc {
 		for i, en := range entries {
 			if i > 0 {
 				if en.key == entries[i-1].key {
-					return &Error{ErrDuplicateKey, len(e.buf), "duplicate key " + quoteKey(en.key)}
+					return &Error{ErrDuplicateKey, e.off(), "duplicate key " + quoteKey(en.key)}
 				}
 				e.buf = append(e.buf, ',')
 			}

@@ -1,7 +1,10 @@
 package eef
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"hash"
 	"strings"
 	"unicode/utf8"
 
@@ -26,25 +29,50 @@ func DefaultConfig() Config {
 // Bundle is the evidence of one page, each file as written.
 type Bundle struct {
 	Document *Document
+	// Chunks are the lines of chunks.jsonl; nil from BuildLean, whose
+	// Write makes each line as it writes it.
 	Chunks   []Chunk
 	Security *SecurityReport
 	Text     string // document.txt
 
 	// payload is the canonical bytes of Document.Payload at payloadOf,
-	// computed once by Build for payload_sha256 and written again by Files.
+	// computed once by Build for payload_sha256 and written again by Files,
+	// when they are at most keepPayload bytes; nil above, and the payload
+	// is encoded again when the document is written.
 	payload   []byte
 	payloadOf *Payload
+
+	cfg    Config
+	groups []chunkGroup // chunks still to be made (BuildLean)
 }
+
+// keepPayload is the largest payload whose canonical bytes Build keeps
+// between hashing and writing: a page's payload is rarely over a few
+// hundred KB; a page of a million paragraphs has one of hundreds of MB,
+// cheaper encoded twice than held (issue 17).
+var keepPayload = 8 << 20
 
 // Build makes the bundle of rec under cfg.
 func Build(rec *graph.Record, cfg Config) (*Bundle, error) {
+	b, err := BuildLean(rec, cfg)
+	if err != nil {
+		return nil, err
+	}
+	b.Chunks = buildChunks(b.Document, cfg, b.groups)
+	b.groups = nil
+	return b, nil
+}
+
+// BuildLean is Build without the chunk lines: Write (or Files) makes each
+// as it writes it, so the chunks' texts are never all held at once.
+func BuildLean(rec *graph.Record, cfg Config) (*Bundle, error) {
 	if cfg.ChunkTokenBudget <= 0 {
 		return nil, fmt.Errorf("eef: chunk token budget %d", cfg.ChunkTokenBudget)
 	}
 	findings := securityFindings(rec)
 	payload, text := buildPayload(rec, findings)
 	groups := chunkGroups(payload.Elements, cfg)
-	payload.Chunks = payloadChunks(groups)
+	payload.Chunks = payloadChunks(payload.Elements, groups)
 	doc := &Document{
 		ArtifactType:  TypeDocument,
 		SchemaVersion: SchemaVersion,
@@ -61,11 +89,12 @@ func Build(rec *graph.Record, cfg Config) (*Bundle, error) {
 	}
 	return &Bundle{
 		Document:  doc,
-		Chunks:    buildChunks(doc, cfg, groups),
 		Security:  securityReport(rec, doc, findings),
 		Text:      text,
 		payload:   canon,
 		payloadOf: &doc.Payload,
+		cfg:       cfg,
+		groups:    groups,
 	}, nil
 }
 
@@ -98,20 +127,43 @@ type identity struct {
 
 // stamp computes config_sha256, payload_sha256 and the fingerprint, and
 // returns the payload's canonical bytes (the bulk of document.ethos.json,
-// reused when the file is written).
+// reused when the file is written) when they are at most keepPayload
+// bytes, else nil: the payload is hashed as it is encoded, never whole.
 func stamp(doc *Document) ([]byte, error) {
 	var err error
 	if doc.ConfigSHA256, err = c14n.FingerprintOf(doc.Config); err != nil {
 		return nil, err
 	}
-	canon, err := c14n.Marshal(&doc.Payload)
-	if err != nil {
+	h := &hashKeep{h: sha256.New(), max: keepPayload}
+	if err := c14n.Encode(h, &doc.Payload); err != nil {
 		return nil, err
 	}
-	doc.PayloadSHA256 = c14n.Fingerprint(canon)
+	canon := h.keep
+	doc.PayloadSHA256 = "sha256:" + hex.EncodeToString(h.h.Sum(nil))
 	doc.Fingerprint, err = c14n.FingerprintOf(identity{doc.ConfigSHA256, doc.PayloadSHA256,
 		doc.Profile.SHA256, doc.SchemaVersion, doc.Source.Fingerprint})
 	return canon, err
+}
+
+// hashKeep hashes what is written to it and keeps it up to max bytes;
+// past max it keeps nothing.
+type hashKeep struct {
+	h    hash.Hash
+	keep []byte
+	max  int
+	over bool
+}
+
+func (w *hashKeep) Write(p []byte) (int, error) {
+	w.h.Write(p)
+	if !w.over {
+		if len(w.keep)+len(p) > w.max {
+			w.over, w.keep = true, nil
+		} else {
+			w.keep = append(w.keep, p...)
+		}
+	}
+	return len(p), nil
 }
 
 // Fingerprint recomputes doc's fingerprint from its parts: a reader checks

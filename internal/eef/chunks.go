@@ -7,11 +7,28 @@ import (
 	"github.com/sieve-dev/sieve/internal/c14n"
 )
 
-// chunkGroup is one chunk before the document is stamped: its elements
-// and its text.
+// chunkGroup is one chunk before the document is stamped: the indices of
+// its elements in the payload (not copies of them: a long page has a
+// million). Its text is joined again where it is needed (groupText).
 type chunkGroup struct {
-	els  []Element
-	text string
+	els []int32
+}
+
+// groupText is the chunk's text: its elements' texts, a blank line apart.
+func groupText(els []Element, g chunkGroup) string {
+	n := 2 * (len(g.els) - 1)
+	for _, i := range g.els {
+		n += len(els[i].Text)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for k, i := range g.els {
+		if k > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(els[i].Text)
+	}
+	return b.String()
 }
 
 // chunkGroups groups the elements of the configured roles into chunks:
@@ -22,28 +39,28 @@ type chunkGroup struct {
 // never reaches a chunk.
 func chunkGroups(els []Element, cfg Config) []chunkGroup {
 	var out []chunkGroup
-	var cur []Element
+	var cur []int32
 	flush := func() {
 		if len(cur) > 0 {
-			texts := make([]string, len(cur))
-			for i, e := range cur {
-				texts[i] = e.Text
-			}
-			out = append(out, chunkGroup{els: cur, text: strings.Join(texts, "\n\n")})
+			out = append(out, chunkGroup{els: cur})
 			cur = nil
 		}
 	}
 	tokens := 0
-	for _, e := range els {
+	for i := range els {
+		e := &els[i]
 		if e.Text == "" || !slices.Contains(cfg.ChunkRoles, e.Role) {
 			continue
 		}
 		t := estTokens(e.Text)
-		if len(cur) > 0 && (cur[0].SieveSectionID != e.SieveSectionID || cur[0].PageRef != e.PageRef || tokens+t > cfg.ChunkTokenBudget) {
-			flush()
-			tokens = 0
+		if len(cur) > 0 {
+			first := &els[cur[0]]
+			if first.SieveSectionID != e.SieveSectionID || first.PageRef != e.PageRef || tokens+t > cfg.ChunkTokenBudget {
+				flush()
+				tokens = 0
+			}
 		}
-		cur = append(cur, e)
+		cur = append(cur, int32(i))
 		tokens += t
 	}
 	flush()
@@ -54,19 +71,20 @@ func chunkGroups(els []Element, cfg Config) []chunkGroup {
 // chunk's id, what it is cut from and its text's hash, so that every line
 // of chunks.jsonl is bound to the document fingerprint it names (the
 // lines themselves carry that fingerprint, so they cannot be inside it).
-func payloadChunks(groups []chunkGroup) []PayloadChunk {
+func payloadChunks(els []Element, groups []chunkGroup) []PayloadChunk {
 	out := make([]PayloadChunk, len(groups))
 	for i, g := range groups {
-		out[i] = PayloadChunk{ID: id("c%06d", i+1), PageRefs: chunkPages(g.els), ElementRefs: elementIDs(g.els),
-			SieveSectionID: g.els[0].SieveSectionID, TextSHA256: c14n.Fingerprint([]byte(g.text)), TokenEstimate: estTokens(g.text)}
+		text := groupText(els, g)
+		out[i] = PayloadChunk{ID: id("c%06d", i+1), PageRefs: chunkPages(els, g), ElementRefs: elementIDs(els, g),
+			SieveSectionID: els[g.els[0]].SieveSectionID, TextSHA256: c14n.Fingerprint([]byte(text)), TokenEstimate: estTokens(text)}
 	}
 	return out
 }
 
-func elementIDs(els []Element) []string {
-	out := make([]string, len(els))
-	for i, e := range els {
-		out[i] = e.ID
+func elementIDs(els []Element, g chunkGroup) []string {
+	out := make([]string, len(g.els))
+	for k, i := range g.els {
+		out[k] = els[i].ID
 	}
 	return out
 }
@@ -82,16 +100,17 @@ func buildChunks(doc *Document, cfg Config, groups []chunkGroup) []Chunk {
 }
 
 func chunk(doc *Document, cfg Config, pc PayloadChunk, g chunkGroup) Chunk {
+	els := doc.Payload.Elements
 	boxes := [][]int{}
-	for _, e := range g.els {
-		if e.BBox != nil {
-			boxes = append(boxes, e.BBox)
+	for _, i := range g.els {
+		if els[i].BBox != nil {
+			boxes = append(boxes, els[i].BBox)
 		}
 	}
 	c := Chunk{
 		ArtifactType: TypeChunk, SchemaVersion: SchemaVersion, ChunkID: pc.ID,
 		SourceFingerprint: doc.Source.Fingerprint, DocumentFingerprint: doc.Fingerprint,
-		TextSHA256: pc.TextSHA256, Text: g.text, TokenEstimate: pc.TokenEstimate,
+		TextSHA256: pc.TextSHA256, Text: groupText(els, g), TokenEstimate: pc.TokenEstimate,
 		PageRefs: pc.PageRefs, ElementRefs: pc.ElementRefs, SieveSectionID: pc.SieveSectionID,
 		SectionTitle: sectionTitle(doc, pc.SieveSectionID), BBoxes: boxes, Warnings: []Warning{},
 	}

@@ -93,11 +93,11 @@ func pdfBox(x, y, w, h float64) *graph.Box {
 }
 
 // chunkPages are the distinct pages of els, in order.
-func chunkPages(els []Element) []string {
+func chunkPages(els []Element, g chunkGroup) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, e := range els {
-		if !seen[e.PageRef] {
+	for _, i := range g.els {
+		if e := &els[i]; !seen[e.PageRef] {
 			seen[e.PageRef] = true
 			out = append(out, e.PageRef)
 		}
