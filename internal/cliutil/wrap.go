@@ -154,36 +154,67 @@ func (r *Run) scan(p []byte) {
 }
 
 // record counts one stdout line: by outcome when it has one, else by
-// record kind; a line that is no sieve record is not counted. Its
-// top-level members are listed without checking its syntax (record.Top:
-// the stage wrote it, from its codec or a line it checked on the way in)
-// and only "record", "url", "error" and "outcome" are parsed, never a
-// page body.
+// record kind; a line that is no sieve record is not counted. The cost
+// does not grow with the line (a capture record's page body is never
+// read):
+//   - a capture or normalized record (their schemas have no outcome, and
+//     they are the records stages pass through) is counted by the kind it
+//     starts with (record.Peek), the rest unread;
+//   - any other line's top-level members are listed without checking its
+//     syntax (record.TopEach: the stage wrote it, from its codec or a line
+//     it passed on) only until "record", "url" and "outcome" (or, in an
+//     error record, "error") are found, which a sieve record writes first;
+//     only those are parsed.
 func (r *Run) record(line []byte) {
 	if len(line) == 0 || line[0] != '{' {
 		return
 	}
-	var buf [32]record.Member
-	ms, ok := record.Top(line, buf[:0])
+	if k, ok := record.Peek(line); ok && (string(k) == record.KindCapture || string(k) == record.KindNormalized) {
+		r.mu.Lock()
+		r.count(string(k))
+		r.mu.Unlock()
+		return
+	}
+	var kindV, urlV, outcomeV, errorV []byte
+	isError := false
+	ok := record.TopEach(line, func(m record.Member) bool {
+		switch {
+		case kindV == nil && m.Is("record"):
+			kindV = m.Value
+			isError = gjson.ParseBytes(m.Value).String() == record.KindError
+		case urlV == nil && m.Is("url"):
+			urlV = m.Value
+		case outcomeV == nil && m.Is("outcome"):
+			outcomeV = m.Value
+		case errorV == nil && m.Is("error"):
+			errorV = m.Value
+		}
+		// More members are wanted until the ones this kind is counted by.
+		switch {
+		case kindV == nil || urlV == nil:
+			return true
+		case isError:
+			return errorV == nil
+		}
+		return outcomeV == nil
+	})
 	if !ok {
 		return
 	}
-	field := func(name string) gjson.Result {
-		for _, m := range ms {
-			if m.Is(name) {
-				return gjson.ParseBytes(m.Value)
-			}
+	field := func(v []byte) gjson.Result {
+		if v == nil {
+			return gjson.Result{}
 		}
-		return gjson.Result{}
+		return gjson.ParseBytes(v)
 	}
-	kind := field("record").String()
+	kind := field(kindV).String()
 	if kind == "" {
 		return
 	}
-	url := field("url").String()
-	switch o := field("outcome"); {
+	url := field(urlV).String()
+	switch o := field(outcomeV); {
 	case kind == "error":
-		r.Target(url, "error", field("error").String())
+		r.Target(url, "error", field(errorV).String())
 	case o.Type == gjson.String:
 		r.Target(url, o.String(), "")
 	case o.Get("status").Type == gjson.String:

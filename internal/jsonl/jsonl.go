@@ -27,7 +27,11 @@ type Stage struct {
 	Name string
 	// Accept lists the record kinds the stage transforms. Lines of other
 	// kinds (including error records from earlier stages) pass through
-	// byte for byte. Ignored when Raw is set.
+	// byte for byte, read no further than their kind when it is their
+	// first member (record.Peek): such a line is checked by the stage
+	// that handles its kind, not by every stage it passes. A line whose
+	// kind is not first is walked whole, and fails here when it is not a
+	// JSON object. Ignored when Raw is set.
 	Accept []string
 	// Raw hands every line to Transform without checking that it is JSON
 	// (capture reads bare URLs and paths).
@@ -194,12 +198,13 @@ func (e *runInterrupted) Unwrap() error        { return e.cause }
 type emitFunc func(no int, line, out []byte, err error) error
 
 type job struct {
-	no   int
-	line []byte
-	out  []byte
-	err  error
-	done chan struct{}
-	skip bool // queued, but never handed to a worker: not started, not written
+	no     int
+	line   []byte
+	out    []byte
+	err    error
+	done   chan struct{}
+	skip   bool // queued, but never handed to a worker: not started, not written
+	passed bool // passed through untransformed: line's buffer is free once written
 }
 
 // inLine is one line from the reader; a nil line is the end of the input,
@@ -226,9 +231,10 @@ func runLines(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc) 
 	quit := make(chan struct{}) // Run has returned: the reader stops at its next line
 	defer close(quit)
 	lines := make(chan inLine)
+	pool := &linePool{}
 	go func() {
 		defer close(lines)
-		err := readLines(r, func(no int, line []byte) bool {
+		err := readLines(r, pool.get, func(no int, line []byte) bool {
 			select {
 			case lines <- inLine{no: no, line: line}:
 				return true
@@ -254,7 +260,7 @@ func runLines(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc) 
 				// A line handed over as ctx ended is not transformed; one
 				// the end overtook is not trusted, whatever it gave.
 				if ctx.Err() == nil {
-					j.out, j.err = apply(ctx, st, j.line)
+					j.out, j.passed, j.err = apply(ctx, st, j.line)
 				}
 				if ctx.Err() != nil && !errors.Is(j.err, ErrInterrupted) {
 					j.out, j.err = nil, interruption(ctx)
@@ -318,6 +324,10 @@ func runLines(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc) 
 		if writeErr = emit(j.no, j.line, j.out, j.err); writeErr != nil {
 			close(stop)
 		}
+		if j.passed && j.err == nil {
+			// No stage code saw the line, and the writer is done with it.
+			pool.put(j.line)
+		}
 	}
 	wg.Wait()
 	if writeErr != nil {
@@ -326,37 +336,47 @@ func runLines(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc) 
 	return stopped, readErr
 }
 
-func apply(ctx context.Context, st Stage, line []byte) (b []byte, err error) {
+// apply runs st on line; passed reports that line is returned as it came
+// without the stage's Transform having seen it (a kind it does not handle).
+func apply(ctx context.Context, st Stage, line []byte) (b []byte, passed bool, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			b, err = nil, fmt.Errorf("internal error: %v", p)
+			b, passed, err = nil, false, fmt.Errorf("internal error: %v", p)
 		}
 	}()
 	if !st.Raw {
-		// One pass over the line validates it and lists its top-level
-		// members; values are skipped, not decoded.
+		// A line of a kind the stage does not handle is passed on as it
+		// came once its shape is right (an object whose first member is
+		// its kind): its value is neither checked nor read here, which
+		// the stage that handles the kind does. The cost does not grow
+		// with the line.
+		if kind, ok := record.Peek(line); ok && !acceptsBytes(st.Accept, kind) {
+			return line, true, nil
+		}
+		// Otherwise one pass over the line validates it and lists its
+		// top-level members; values are skipped, not decoded.
 		var buf [32]record.Member
 		ms, valid, object := record.Walk(line, buf[:0])
 		if !valid {
-			return nil, errors.New("malformed JSON")
+			return nil, false, errors.New("malformed JSON")
 		}
 		if !object {
-			return nil, errors.New("not a JSON object")
+			return nil, false, errors.New("not a JSON object")
 		}
 		kind := record.KindOf(ms)
 		if kind == "" {
-			return nil, errors.New(`no "record" field: not a sieve record`)
+			return nil, false, errors.New(`no "record" field: not a sieve record`)
 		}
 		if !accepts(st.Accept, kind) {
-			return line, nil
+			return line, true, nil
 		}
 	}
 	b, err = st.Transform(ctx, line)
 	if err == nil && (len(b) == 0 || bytes.IndexByte(b, '\n') >= 0) {
 		// Either would break one line in, one line out downstream.
-		return nil, errors.New("internal error: stage output is not exactly one line")
+		return nil, false, errors.New("internal error: stage output is not exactly one line")
 	}
-	return b, err
+	return b, false, err
 }
 
 // StageError is a failure inside one stage of a Chain: the error record
@@ -387,7 +407,7 @@ func Chain(name string, stages ...Stage) Stage {
 		Transform: func(ctx context.Context, line []byte) ([]byte, error) {
 			cur := line
 			for _, st := range stages {
-				out, err := apply(ctx, st, cur)
+				out, _, err := apply(ctx, st, cur)
 				if ctx.Err() != nil {
 					// The line is interrupted in the stage that was running.
 					err = interruption(ctx)
@@ -402,6 +422,15 @@ func Chain(name string, stages ...Stage) Stage {
 	}
 }
 
+func acceptsBytes(kinds []string, k []byte) bool {
+	for _, a := range kinds {
+		if a == string(k) {
+			return true
+		}
+	}
+	return false
+}
+
 func accepts(kinds []string, k string) bool {
 	for _, a := range kinds {
 		if a == k {
@@ -412,13 +441,14 @@ func accepts(kinds []string, k string) bool {
 }
 
 // readLines calls fn for every non-blank line of r with its 1-based line
-// number (blank lines count), until fn returns false. Each line slice is
-// freshly allocated and owned by fn, with room for one more byte (emit
-// appends the newline there when a line passes through unchanged). The
-// pieces of a line longer than the read buffer are gathered in one buffer
-// kept from line to line, so a line costs one allocation and one copy
-// whatever its length. It returns nil at the end of r.
-func readLines(r io.Reader, fn func(no int, line []byte) bool) error {
+// number (blank lines count), until fn returns false. Each line slice comes
+// from get (a buffer no one else holds) and is owned by fn, with room for
+// one more byte (emit appends the newline there when a line passes through
+// unchanged). The pieces of a line longer than the read buffer are
+// gathered in one buffer kept from line to line, so a line costs at most
+// one allocation and one copy whatever its length. It returns nil at the
+// end of r.
+func readLines(r io.Reader, get func(n int) []byte, fn func(no int, line []byte) bool) error {
 	br := bufio.NewReaderSize(r, 1<<20)
 	var long []byte // the pieces of a line longer than br's buffer, reused
 	for no := 1; ; no++ {
@@ -436,7 +466,7 @@ func readLines(r io.Reader, fn func(no int, line []byte) bool) error {
 			}
 		}
 		if t := bytes.TrimSpace(raw); len(t) > 0 {
-			line := make([]byte, len(t), len(t)+1)
+			line := get(len(t))
 			copy(line, t)
 			if !fn(no, line) {
 				return nil
@@ -449,4 +479,60 @@ func readLines(r io.Reader, fn func(no int, line []byte) bool) error {
 			return err
 		}
 	}
+}
+
+// linePool keeps the buffers of lines that passed through for the lines
+// read after them: a stage passing a stream on allocates (and zeroes, and
+// collects) nothing per line once its buffers fit the stream's lines.
+// Buffers are allocated in power-of-two sizes so that one fits lines of
+// similar length; at most poolBytes are kept, and no buffer larger than
+// poolBuf (a longer line is allocated for itself, as before).
+type linePool struct {
+	mu    sync.Mutex
+	free  [][]byte
+	bytes int
+}
+
+const (
+	poolBytes = 16 << 20
+	poolBuf   = 4 << 20
+)
+
+// get returns a slice of length n and capacity above n.
+func (p *linePool) get(n int) []byte {
+	if n+1 > poolBuf {
+		return make([]byte, n, n+1)
+	}
+	p.mu.Lock()
+	for i := len(p.free) - 1; i >= 0; i-- {
+		if b := p.free[i]; cap(b) > n {
+			last := len(p.free) - 1
+			p.free[i] = p.free[last]
+			p.free[last] = nil
+			p.free = p.free[:last]
+			p.bytes -= cap(b)
+			p.mu.Unlock()
+			return b[:n]
+		}
+	}
+	p.mu.Unlock()
+	size := 4 << 10
+	for size < n+1 {
+		size <<= 1
+	}
+	return make([]byte, n, size)
+}
+
+// put gives back a buffer get returned once nothing holds it any more.
+func (p *linePool) put(b []byte) {
+	if cap(b) > poolBuf {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bytes+cap(b) > poolBytes {
+		return
+	}
+	p.free = append(p.free, b[:0])
+	p.bytes += cap(b)
 }
