@@ -304,5 +304,6 @@ func Stderr(c *cli.Context) io.Writer { return c.App.ErrWriter }
 // Exec runs cmd as the program name with the process's arguments and
 // standard streams and returns the exit code: the whole of a main.
 func Exec(name string, cmd *cli.Command) int {
+	growPipes(os.Stdin, os.Stdout)
 	return Main(App(name, cmd, IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}), os.Args)
 }

@@ -29,3 +29,21 @@ func TestTallyReadsOnlyTheStart(t *testing.T) {
 		t.Errorf("counts %v lines %d failed %q", r.counts, r.lines, r.failed)
 	}
 }
+
+// WriteLine counts a whole line where it is, and still finishes a line
+// an earlier Write left cut.
+func TestTallyWriteLine(t *testing.T) {
+	r := &Run{}
+	var out strings.Builder
+	w := tally{w: &out, r: r}
+	w.WriteLine([]byte(`{"record":"capture","body":"x"}` + "\n"))
+	w.Write([]byte(`{"record":"gr`))
+	w.WriteLine([]byte(`aph","url":"u","outcome":"ok"}` + "\n"))
+	w.WriteLine([]byte(`{"record":"normalized"}` + "\n"))
+	if want := map[string]int{"capture": 1, "ok": 1, "normalized": 1}; !reflect.DeepEqual(r.counts, want) || r.lines != 3 {
+		t.Errorf("counts %v lines %d", r.counts, r.lines)
+	}
+	if !strings.HasSuffix(out.String(), `{"record":"normalized"}`+"\n") || strings.Count(out.String(), "\n") != 3 {
+		t.Errorf("output %q", out.String())
+	}
+}

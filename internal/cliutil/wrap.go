@@ -120,6 +120,22 @@ func (t tally) Write(p []byte) (int, error) {
 	return t.w.Write(p)
 }
 
+// WriteLine is Write for one whole line with its newline (jsonl.Run's
+// lines passed through): it is counted without being searched for newlines.
+func (t tally) WriteLine(p []byte) (int, error) {
+	if !t.r.manual {
+		t.r.mu.Lock()
+		whole := len(t.r.buf) == 0
+		t.r.mu.Unlock()
+		if whole {
+			t.r.record(p[:len(p)-1])
+		} else {
+			t.r.scan(p)
+		}
+	}
+	return t.w.Write(p)
+}
+
 func (r *Run) scan(p []byte) {
 	// Whole lines are read where they are (the records pass by in one
 	// Write each, mostly); only a line cut across Writes is gathered.

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/record"
@@ -43,6 +44,15 @@ type Stage struct {
 	// Concurrency is how many lines may be transformed at once; output
 	// order stays input order. Values below 1 mean 1.
 	Concurrency int
+}
+
+// LineWriter is a writer told where lines end: Run gives WriteLine one
+// whole line, with its newline and no other, where it would otherwise
+// Write bytes that the writer would have to search for newlines (a
+// command's run summary counts the records it writes).
+type LineWriter interface {
+	io.Writer
+	WriteLine(line []byte) (int, error)
 }
 
 // Result counts what a run did.
@@ -103,6 +113,7 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Sta
 		n = 1
 	}
 	out := bufio.NewWriterSize(w, 1<<16)
+	lw, _ := w.(LineWriter)
 	var res Result
 	emit := func(no int, line, b []byte, err error) error {
 		res.Lines++
@@ -129,7 +140,12 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Sta
 		}
 		if len(b) > 0 && len(b) == len(line) && cap(line) > len(line) && &b[0] == &line[0] {
 			// A line passed through: readLines left room for the newline,
-			// so it goes out in one write.
+			// so it goes out in one write (out is empty: it is flushed
+			// after every line).
+			if lw != nil {
+				_, err := lw.WriteLine(append(b, '\n'))
+				return err
+			}
 			if _, err := out.Write(append(b, '\n')); err != nil {
 				return err
 			}
@@ -200,19 +216,21 @@ type emitFunc func(no int, line, out []byte, err error) error
 type job struct {
 	no     int
 	line   []byte
+	chunk  *chunk // the read buffer line lies in (nil: line is its own)
 	out    []byte
 	err    error
 	done   chan struct{}
 	skip   bool // queued, but never handed to a worker: not started, not written
-	passed bool // passed through untransformed: line's buffer is free once written
+	passed bool // passed through untransformed
 }
 
 // inLine is one line from the reader; a nil line is the end of the input,
 // with the read error if there was one.
 type inLine struct {
-	no   int
-	line []byte
-	err  error
+	no    int
+	line  []byte
+	chunk *chunk
+	err   error
 }
 
 // runLines reads r, transforms its lines on n workers and emits the results in
@@ -231,12 +249,12 @@ func runLines(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc) 
 	quit := make(chan struct{}) // Run has returned: the reader stops at its next line
 	defer close(quit)
 	lines := make(chan inLine)
-	pool := &linePool{}
+	pool := &chunkPool{}
 	go func() {
 		defer close(lines)
-		err := readLines(r, pool.get, func(no int, line []byte) bool {
+		err := readLines(r, pool, func(no int, line []byte, c *chunk) bool {
 			select {
-			case lines <- inLine{no: no, line: line}:
+			case lines <- inLine{no: no, line: line, chunk: c}:
 				return true
 			case <-quit:
 				return false
@@ -292,7 +310,19 @@ func runLines(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc) 
 				stopped = true
 				return
 			}
-			j := &job{no: in.no, line: in.line, done: make(chan struct{})}
+			j := &job{no: in.no, line: in.line, chunk: in.chunk, done: make(chan struct{})}
+			pass := passes(st, j.line)
+			if pass {
+				// Done as it is queued: no worker needed.
+				j.out, j.passed = j.line, true
+				close(j.done)
+			} else if j.chunk != nil {
+				// Stage code gets a line of its own, never the read buffer.
+				own := make([]byte, len(j.line), len(j.line)+1)
+				copy(own, j.line)
+				j.chunk.release(pool)
+				j.line, j.chunk = own, nil
+			}
 			select {
 			case queue <- j:
 			case <-ctx.Done():
@@ -300,6 +330,9 @@ func runLines(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc) 
 				return
 			case <-stop:
 				return
+			}
+			if pass {
+				continue
 			}
 			select {
 			case work <- j:
@@ -324,9 +357,9 @@ func runLines(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc) 
 		if writeErr = emit(j.no, j.line, j.out, j.err); writeErr != nil {
 			close(stop)
 		}
-		if j.passed && j.err == nil {
+		if j.chunk != nil && j.passed && j.err == nil {
 			// No stage code saw the line, and the writer is done with it.
-			pool.put(j.line)
+			j.chunk.release(pool)
 		}
 	}
 	wg.Wait()
@@ -350,7 +383,7 @@ func apply(ctx context.Context, st Stage, line []byte) (b []byte, passed bool, e
 		// its kind): its value is neither checked nor read here, which
 		// the stage that handles the kind does. The cost does not grow
 		// with the line.
-		if kind, ok := record.Peek(line); ok && !acceptsBytes(st.Accept, kind) {
+		if passes(st, line) {
 			return line, true, nil
 		}
 		// Otherwise one pass over the line validates it and lists its
@@ -422,6 +455,16 @@ func Chain(name string, stages ...Stage) Stage {
 	}
 }
 
+// passes reports that line is of a kind st does not handle and has the
+// shape of a record (record.Peek): it is passed on as it came, unread.
+func passes(st Stage, line []byte) bool {
+	if st.Raw {
+		return false
+	}
+	kind, ok := record.Peek(line)
+	return ok && !acceptsBytes(st.Accept, kind)
+}
+
 func acceptsBytes(kinds []string, k []byte) bool {
 	for _, a := range kinds {
 		if a == string(k) {
@@ -441,98 +484,172 @@ func accepts(kinds []string, k string) bool {
 }
 
 // readLines calls fn for every non-blank line of r with its 1-based line
-// number (blank lines count), until fn returns false. Each line slice comes
-// from get (a buffer no one else holds) and is owned by fn, with room for
-// one more byte (emit appends the newline there when a line passes through
-// unchanged). The pieces of a line longer than the read buffer are
-// gathered in one buffer kept from line to line, so a line costs at most
-// one allocation and one copy whatever its length. It returns nil at the
-// end of r.
-func readLines(r io.Reader, get func(n int) []byte, fn func(no int, line []byte) bool) error {
-	br := bufio.NewReaderSize(r, 1<<20)
-	var long []byte // the pieces of a line longer than br's buffer, reused
-	for no := 1; ; no++ {
-		frag, err := br.ReadSlice('\n')
-		raw := frag
-		if err == bufio.ErrBufferFull {
-			long = append(long[:0], frag...)
-			for err == bufio.ErrBufferFull {
-				frag, err = br.ReadSlice('\n')
-				long = append(long, frag...)
-			}
-			raw = long
-			if cap(long) > 64<<20 {
-				long = nil // do not keep one huge line's buffer for the rest of the stream
-			}
+// number (blank lines count), until fn returns false. Lines are read into
+// chunks of chunkSize bytes from pool and handed out where they lie, with
+// one reference to their chunk each (release it when done with the line;
+// a reference never released leaves the chunk to the collector), and with
+// room for one more byte (emit writes the newline there when a line passes
+// through unchanged: it is the line's own newline or trailing white
+// space). A line cut by a chunk's end is copied to the start of the next
+// chunk. A line longer than a chunk is gathered in one buffer kept from
+// line to line and handed out as a copy of its own (chunk nil), so it
+// costs one allocation whatever its length. It returns nil at the end of r.
+func readLines(r io.Reader, pool *chunkPool, fn func(no int, line []byte, c *chunk) bool) error {
+	cur := pool.get()
+	defer func() { cur.release(pool) }() // the reader's own reference
+	var long []byte                      // a line longer than a chunk, so far
+	inLong := false
+	start, end, scan := 0, 0, 0 // cur.buf[start:end] is unread; no newline before scan
+	no := 0
+	// own hands out b (the whole of a long line) as a copy of its own.
+	own := func(b []byte) bool {
+		t := bytes.TrimSpace(b)
+		if len(t) == 0 {
+			return true
 		}
-		if t := bytes.TrimSpace(raw); len(t) > 0 {
-			line := get(len(t))
-			copy(line, t)
-			if !fn(no, line) {
+		line := make([]byte, len(t), len(t)+1)
+		copy(line, t)
+		return fn(no, line, nil)
+	}
+	// inChunk hands out cur.buf[s:e] where it lies.
+	inChunk := func(s, e int) bool {
+		seg := cur.buf[s:e]
+		t := bytes.TrimSpace(seg)
+		if len(t) == 0 {
+			return true
+		}
+		from := s + cap(seg) - cap(t)
+		to := from + len(t)
+		if to >= len(cur.buf) {
+			return own(t) // no room for the newline (the input's last line)
+		}
+		cur.refs.Add(1)
+		return fn(no, cur.buf[from:to:to+1], cur)
+	}
+	var rerr error
+	empty := 0 // reads in a row that gave nothing
+	for {
+		if i := bytes.IndexByte(cur.buf[scan:end], '\n'); i >= 0 {
+			e := scan + i
+			no++
+			var ok bool
+			if inLong {
+				long = append(long, cur.buf[:e]...)
+				inLong = false
+				ok = own(long)
+				if cap(long) > 64<<20 {
+					long = nil // do not keep one huge line's buffer for the rest of the stream
+				}
+			} else {
+				ok = inChunk(start, e)
+			}
+			if !ok {
 				return nil
 			}
+			start, scan = e+1, e+1
+			continue
 		}
-		if err == io.EOF {
-			return nil
+		scan = end
+		if rerr != nil {
+			// What is left is the last line, without a newline.
+			no++
+			if inLong {
+				long = append(long, cur.buf[:end]...)
+				own(long)
+			} else {
+				inChunk(start, end)
+			}
+			if rerr == io.EOF {
+				return nil
+			}
+			return rerr
 		}
+		if end == len(cur.buf) {
+			switch {
+			case inLong:
+				long = append(long, cur.buf...)
+				start, end, scan = 0, 0, 0
+			case start == 0:
+				// One line fills the chunk, which holds no other line:
+				// gather it, and read on into the same chunk.
+				inLong = true
+				long = append(long[:0], cur.buf...)
+				start, end, scan = 0, 0, 0
+			case cur.refs.Load() == 1:
+				// No line handed out from the chunk is still held (only
+				// the reader can add a reference): slide the rest to its
+				// start, as bufio does.
+				n := copy(cur.buf, cur.buf[start:end])
+				start, end, scan = 0, n, n
+			default:
+				next := pool.get()
+				n := copy(next.buf, cur.buf[start:end])
+				cur.release(pool)
+				cur = next
+				start, end, scan = 0, n, n
+			}
+		}
+		n, err := r.Read(cur.buf[end:])
+		end += n
 		if err != nil {
-			return err
+			rerr = err
+		} else if n == 0 {
+			if empty++; empty >= 100 {
+				rerr = io.ErrNoProgress // as bufio gives up on such a reader
+			}
+		} else {
+			empty = 0
 		}
 	}
 }
 
-// linePool keeps the buffers of lines that passed through for the lines
-// read after them: a stage passing a stream on allocates (and zeroes, and
-// collects) nothing per line once its buffers fit the stream's lines.
-// Buffers are allocated in power-of-two sizes so that one fits lines of
-// similar length; at most poolBytes are kept, and no buffer larger than
-// poolBuf (a longer line is allocated for itself, as before).
-type linePool struct {
-	mu    sync.Mutex
-	free  [][]byte
-	bytes int
+// chunkSize is the size of the buffers lines are read into.
+const chunkSize = 2 << 20
+
+// chunk is a read buffer shared by the lines that lie in it.
+type chunk struct {
+	buf  []byte
+	refs atomic.Int32
 }
 
-const (
-	poolBytes = 16 << 20
-	poolBuf   = 4 << 20
-)
-
-// get returns a slice of length n and capacity above n.
-func (p *linePool) get(n int) []byte {
-	if n+1 > poolBuf {
-		return make([]byte, n, n+1)
+// release drops one reference; the last one gives the chunk back to pool.
+func (c *chunk) release(pool *chunkPool) {
+	if c.refs.Add(-1) == 0 {
+		pool.put(c)
 	}
+}
+
+// chunkPool keeps the chunks whose lines are all written: a stage passing
+// a stream on allocates (and zeroes, and collects) nothing per line.
+type chunkPool struct {
+	mu   sync.Mutex
+	free []*chunk
+}
+
+// poolChunks is how many free chunks a pool keeps.
+const poolChunks = 4
+
+// get returns a chunk with one reference.
+func (p *chunkPool) get() *chunk {
 	p.mu.Lock()
-	for i := len(p.free) - 1; i >= 0; i-- {
-		if b := p.free[i]; cap(b) > n {
-			last := len(p.free) - 1
-			p.free[i] = p.free[last]
-			p.free[last] = nil
-			p.free = p.free[:last]
-			p.bytes -= cap(b)
-			p.mu.Unlock()
-			return b[:n]
-		}
+	var c *chunk
+	if n := len(p.free); n > 0 {
+		c = p.free[n-1]
+		p.free[n-1] = nil
+		p.free = p.free[:n-1]
 	}
 	p.mu.Unlock()
-	size := 4 << 10
-	for size < n+1 {
-		size <<= 1
+	if c == nil {
+		c = &chunk{buf: make([]byte, chunkSize)}
 	}
-	return make([]byte, n, size)
+	c.refs.Store(1)
+	return c
 }
 
-// put gives back a buffer get returned once nothing holds it any more.
-func (p *linePool) put(b []byte) {
-	if cap(b) > poolBuf {
-		return
-	}
+func (p *chunkPool) put(c *chunk) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.bytes+cap(b) > poolBytes {
-		return
+	if len(p.free) < poolChunks {
+		p.free = append(p.free, c)
 	}
-	p.free = append(p.free, b[:0])
-	p.bytes += cap(b)
 }

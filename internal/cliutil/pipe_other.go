@@ -1,0 +1,7 @@
+//go:build !linux
+
+package cliutil
+
+import "os"
+
+func growPipes(...*os.File) {}
