@@ -27,6 +27,7 @@ type builder struct {
 	inRecipe []bool   // blocks in a recipe region (recipe.go): no edge trimming
 	spans    []span   // per element, the blocks under it (blockSpans)
 	blocks   []draft
+	slab     []Block // the drafts' blocks: blocks[i].Block is &slab[i]
 	links    []posLink
 	actions  []posAction
 	media    []posMedia
@@ -51,9 +52,11 @@ type builder struct {
 	mainSeen  bool
 }
 
-// draft is a block before ids, sections and roles are final.
+// draft is a block before ids, sections and roles are final. Its Block
+// lives in the builder's slab, at its own index, so the finished blocks
+// are the slab itself and never a second copy of the page (issue 17).
 type draft struct {
-	Block
+	*Block
 	node      int
 	zone      zone
 	linkChars int
@@ -119,6 +122,23 @@ func (b *builder) reserve() {
 		}
 	}
 	b.blocks = make([]draft, 0, min(n, b.maxBlocks)+1)
+	b.slab = make([]Block, min(n, b.maxBlocks)+1)
+}
+
+// block is a fresh Block for the draft at index i (len(b.blocks)): the
+// slab's slot i, the slab grown (and every draft pointed at the new one)
+// when it is full.
+func (b *builder) block(i int) *Block {
+	if i >= len(b.slab) {
+		grown := make([]Block, max(2*len(b.slab), i+1, 16))
+		copy(grown, b.slab)
+		b.slab = grown
+		for k := range b.blocks {
+			b.blocks[k].Block = &b.slab[k]
+		}
+	}
+	b.slab[i] = Block{}
+	return &b.slab[i]
 }
 
 func (b *builder) zone() zone { return b.zones[len(b.zones)-1] }
@@ -374,7 +394,13 @@ func partAt(breaks []int, off int) int {
 }
 
 func (b *builder) emit(o owner, text string, linkChars int) int {
-	d := draft{node: o.node, zone: b.zone(), linkChars: linkChars}
+	if len(b.blocks) >= b.maxBlocks {
+		// Over the block budget: the one block past it is scratch space
+		// for the callers, overwritten by the next and dropped by run.
+		b.cutBlocks++
+		b.blocks = b.blocks[:b.maxBlocks]
+	}
+	d := draft{Block: b.block(len(b.blocks)), node: o.node, zone: b.zone(), linkChars: linkChars}
 	if o.node >= 0 {
 		d.zone = b.zoneAt(o.node)
 	}
@@ -387,12 +413,6 @@ func (b *builder) emit(o owner, text string, linkChars int) int {
 		d.Source, d.Path = n.Source, n.Path
 	} else {
 		d.Source = "static"
-	}
-	if len(b.blocks) >= b.maxBlocks {
-		// Over the block budget: the one block past it is scratch space
-		// for the callers, overwritten by the next and dropped by run.
-		b.cutBlocks++
-		b.blocks = b.blocks[:b.maxBlocks]
 	}
 	b.blocks = append(b.blocks, d)
 	return len(b.blocks) - 1

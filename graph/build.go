@@ -48,8 +48,8 @@ func BuildWith(rec *normalize.Record, lim Limits) *Record {
 		Gaps:              []Gap{},
 		Structured:        map[string]any{},
 	}
-	g.Blocks = finishBlocks(b.blocks)
-	b.blocks = nil // the drafts are copied out: a whole-page copy less to hold
+	g.Blocks = finishBlocks(b.slab[:len(b.blocks)])
+	b.blocks, b.slab = nil, nil // the blocks are the slab: no whole-page copy
 	g.Sections = assignSections(g.Blocks)
 	if g.Sections == nil {
 		g.Sections = []Section{}
@@ -95,15 +95,18 @@ func BuildWith(rec *normalize.Record, lim Limits) *Record {
 	return g
 }
 
-// finishBlocks numbers the blocks and copies the decided roles out.
-func finishBlocks(ds []draft) []Block {
-	out := make([]Block, len(ds))
-	for i := range ds {
-		bl := ds[i].Block
-		bl.ID = blockID("b_", i)
-		out[i] = bl
+// finishBlocks numbers the blocks (the drafts' slab, in order) in place.
+// When most of the slab is unused (room reserved for text nodes that made
+// no block: white space, inline runs), the blocks are copied out so that
+// the record does not hold it.
+func finishBlocks(bs []Block) []Block {
+	for i := range bs {
+		bs[i].ID = blockID("b_", i)
 	}
-	return out
+	if 2*len(bs) < cap(bs) {
+		return append(make([]Block, 0, len(bs)), bs...)
+	}
+	return bs[:len(bs):len(bs)]
 }
 
 func blockID(prefix string, i int) string {

@@ -15,9 +15,12 @@ import (
 )
 
 // field is one top-level member of a JSON object, value as raw bytes.
+// The record's blocks are the exception (recordFields): blocks holds them,
+// raw is empty, and each is marshaled as it is written.
 type field struct {
-	key string
-	raw string
+	key    string
+	raw    string
+	blocks []graph.Block
 }
 
 // jsonFiles builds manifest.json and content.json from rec. Both come from
@@ -37,12 +40,28 @@ func jsonFiles(rec *graph.Record) (manifest, content []byte, err error) {
 
 // recordFields marshals rec once: manifest.json, and the record's
 // top-level members content.json is written from (writeContent).
+//
+// The blocks, most of a long page, are not marshaled here: the record is
+// marshaled without them and the blocks field holds rec.Blocks, each block
+// marshaled alone as content.json is written (the same bytes: a block's
+// encoding does not depend on what holds it). A whole-record marshal of a
+// page of a million paragraphs took 264 MB, plus the encoder's growing
+// buffer and its pooled copy (issue 17).
 func recordFields(rec *graph.Record) (manifest []byte, fields []field, err error) {
-	b, err := codec.Marshal(rec)
+	shallow := *rec
+	shallow.Blocks = nil
+	b, err := codec.Marshal(&shallow)
 	if err != nil {
 		return nil, nil, fmt.Errorf("render: %w", err)
 	}
 	fields = topFields(b)
+	if rec.Blocks != nil {
+		for i := range fields {
+			if fields[i].key == "blocks" {
+				fields[i] = field{key: "blocks", blocks: rec.Blocks}
+			}
+		}
+	}
 	if manifest, err = indent(object(manifestOrder(fields), nil)); err != nil {
 		return nil, nil, err
 	}
@@ -73,7 +92,9 @@ func writeContent(w io.Writer, fields []field) error {
 			return err
 		}
 		var err error
-		if f.key == "blocks" && strings.HasPrefix(f.raw, "[") {
+		if f.blocks != nil {
+			err = writeBlockValues(w, &buf, f.blocks)
+		} else if f.key == "blocks" && strings.HasPrefix(f.raw, "[") {
 			err = writeBlocks(w, &buf, f.raw)
 		} else {
 			err = writeIndented(w, &buf, f.raw, "  ")
@@ -118,6 +139,33 @@ func writeBlocks(w io.Writer, buf *bytes.Buffer, raw string) error {
 		end = "[]"
 	}
 	_, err = io.WriteString(w, end)
+	return err
+}
+
+// writeBlockValues is writeBlocks of the blocks' array, each block
+// marshaled alone as it is written.
+func writeBlockValues(w io.Writer, buf *bytes.Buffer, blocks []graph.Block) error {
+	if len(blocks) == 0 {
+		_, err := io.WriteString(w, "[]")
+		return err
+	}
+	for i := range blocks {
+		open := ",\n    "
+		if i == 0 {
+			open = "[\n    "
+		}
+		if _, err := io.WriteString(w, open); err != nil {
+			return err
+		}
+		raw, err := codec.Marshal(&blocks[i])
+		if err != nil {
+			return fmt.Errorf("render: %w", err)
+		}
+		if err := writeIndented(w, buf, withLevel(gjson.ParseBytes(raw)), "    "); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "\n  ]")
 	return err
 }
 
@@ -195,9 +243,9 @@ func withLevel(blk gjson.Result) string {
 	}
 	var fs []field
 	blk.ForEach(func(k, v gjson.Result) bool {
-		fs = append(fs, field{k.Str, v.Raw})
+		fs = append(fs, field{key: k.Str, raw: v.Raw})
 		if k.Str == "type" {
-			fs = append(fs, field{"level", "null"})
+			fs = append(fs, field{key: "level", raw: "null"})
 		}
 		return true
 	})
@@ -256,7 +304,7 @@ func manifestOrder(fields []field) []field {
 func topFields(b []byte) []field {
 	var fields []field
 	gjson.Parse(unsafe.String(unsafe.SliceData(b), len(b))).ForEach(func(k, v gjson.Result) bool {
-		fields = append(fields, field{k.Str, v.Raw})
+		fields = append(fields, field{key: k.Str, raw: v.Raw})
 		return true
 	})
 	return fields
