@@ -17,11 +17,20 @@ import (
 // Floor is the heap a process may use before its first collection.
 const Floor = 32 << 20
 
+// Soft is the heap up to which GOGC=100 paces alone. Past it, a soft
+// memory limit of the live heap and a quarter (never below Soft) holds the
+// heap: GOGC=100 lets a page whose records are 800 MB live reach 1.6 GB,
+// the limit about 1 GB, for more (shorter-spaced) collections (issue 17;
+// docs/DECISIONS.md). A limit is soft: a live heap past it is not cut,
+// only collected more often, as it would be at GOGC=25.
+const Soft = 512 << 20
+
 // Start turns collection off below Floor, unless the user set GOGC or
 // GOMEMLIMIT (theirs win). After each collection it looks at the live
-// heap; at Floor/2 or more it hands pacing back to GOGC=100 without a
-// limit, so a large page costs at most what it did (twice its live heap)
-// and a small one at most Floor.
+// heap; at Floor/2 or more it hands pacing back to GOGC=100, without a
+// limit while twice the live heap is under Soft and with limitFor(live)
+// above, so a small page costs at most Floor and a large one about 1.25×
+// its live heap instead of 2×.
 func Start() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
@@ -42,12 +51,36 @@ func arm() {
 
 var live = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 
+var handed bool // pacing is GOGC=100's (only the finalizer goroutine reads it)
+
 func afterGC() {
 	metrics.Read(live)
-	if live[0].Value.Kind() == metrics.KindUint64 && live[0].Value.Uint64() < Floor/2 {
+	if live[0].Value.Kind() != metrics.KindUint64 {
+		if !handed {
+			debug.SetGCPercent(100)
+			debug.SetMemoryLimit(math.MaxInt64)
+		}
+		return
+	}
+	l := live[0].Value.Uint64()
+	if !handed && l < Floor/2 {
 		arm()
 		return
 	}
-	debug.SetGCPercent(100)
-	debug.SetMemoryLimit(math.MaxInt64)
+	if !handed {
+		debug.SetGCPercent(100)
+		handed = true
+	}
+	debug.SetMemoryLimit(limitFor(l))
+	arm()
+}
+
+// limitFor is the memory limit after a collection that left live bytes
+// live: none while GOGC=100's target (twice live) is within Soft, else
+// live and a quarter, at least Soft.
+func limitFor(live uint64) int64 {
+	if 2*live <= Soft {
+		return math.MaxInt64
+	}
+	return int64(max(Soft, live+live/4))
 }

@@ -67,3 +67,22 @@ func settings() (int64, int64) {
 	}
 	return p, int64(s[1].Value.Uint64())
 }
+
+// Past Soft, the limit holds the heap to the live heap and a quarter,
+// never below Soft; under it, GOGC=100 alone.
+func TestLimitFor(t *testing.T) {
+	for _, c := range []struct {
+		live uint64
+		want int64
+	}{
+		{0, math.MaxInt64},
+		{Soft / 2, math.MaxInt64},
+		{Soft/2 + 1, Soft},
+		{Soft, Soft + Soft/4},
+		{800 << 20, 1000 << 20},
+	} {
+		if got := limitFor(c.live); got != c.want {
+			t.Errorf("limitFor(%d) = %d, want %d", c.live, got, c.want)
+		}
+	}
+}
