@@ -68,7 +68,7 @@ func settings() (int64, int64) {
 	return p, int64(s[1].Value.Uint64())
 }
 
-// Past Soft, the limit holds the heap to the live heap and a quarter,
+// Past Soft, the limit holds the heap to the live heap and an eighth,
 // never below Soft; under it, GOGC=100 alone.
 func TestLimitFor(t *testing.T) {
 	for _, c := range []struct {
@@ -78,8 +78,8 @@ func TestLimitFor(t *testing.T) {
 		{0, math.MaxInt64},
 		{Soft / 2, math.MaxInt64},
 		{Soft/2 + 1, Soft},
-		{Soft, Soft + Soft/4},
-		{800 << 20, 1000 << 20},
+		{Soft, Soft + Soft/8},
+		{800 << 20, 900 << 20},
 	} {
 		if got := limitFor(c.live); got != c.want {
 			t.Errorf("limitFor(%d) = %d, want %d", c.live, got, c.want)
