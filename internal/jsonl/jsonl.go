@@ -249,7 +249,7 @@ func runLines(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc) 
 	quit := make(chan struct{}) // Run has returned: the reader stops at its next line
 	defer close(quit)
 	lines := make(chan inLine)
-	pool := &chunkPool{}
+	pool := &chunkPool{size: chunkSize}
 	go func() {
 		defer close(lines)
 		err := readLines(r, pool, func(no int, line []byte, c *chunk) bool {
@@ -485,7 +485,7 @@ func accepts(kinds []string, k string) bool {
 
 // readLines calls fn for every non-blank line of r with its 1-based line
 // number (blank lines count), until fn returns false. Lines are read into
-// chunks of chunkSize bytes from pool and handed out where they lie, with
+// chunks from pool (chunkSize bytes) and handed out where they lie, with
 // one reference to their chunk each (release it when done with the line;
 // a reference never released leaves the chunk to the collector), and with
 // room for one more byte (emit writes the newline there when a line passes
@@ -622,6 +622,7 @@ func (c *chunk) release(pool *chunkPool) {
 // chunkPool keeps the chunks whose lines are all written: a stage passing
 // a stream on allocates (and zeroes, and collects) nothing per line.
 type chunkPool struct {
+	size int // of a chunk
 	mu   sync.Mutex
 	free []*chunk
 }
@@ -640,7 +641,7 @@ func (p *chunkPool) get() *chunk {
 	}
 	p.mu.Unlock()
 	if c == nil {
-		c = &chunk{buf: make([]byte, chunkSize)}
+		c = &chunk{buf: make([]byte, p.size)}
 	}
 	c.refs.Store(1)
 	return c
