@@ -15,10 +15,13 @@ import (
 // over the blocks and their ancestors: O(blocks × depth).
 
 // nodeStat is what the blocks under one element add up to.
+// nodeStat has one entry per node of the page: int32 counts (a page's
+// characters are bounded by the capture cap) keep it at 32 bytes, where
+// ints made it 48, 96 MB on a page of two million nodes (issue 17).
 type nodeStat struct {
-	chars     int
-	linkChars int
-	prose     int     // characters of prose paragraphs (isProse) outside strong chrome zones
+	chars     int32
+	linkChars int32
+	prose     int32   // characters of prose paragraphs (isProse) outside strong chrome zones
 	score     float64 // from the text under the element
 	markup    float64 // from the element's own tag, role and class/id words
 	scored    bool
@@ -34,7 +37,7 @@ type container struct {
 	recipe   []int // a recipe's ingredient and step boxes (recipe.go)
 	desc     string
 	stats    []nodeStat
-	depth    []int
+	depth    []int32
 	total    int // characters of all blocks
 }
 
@@ -44,7 +47,7 @@ const minContainerChars = 200
 
 func (b *builder) findContainer() container {
 	t := b.t
-	c := container{node: -1, stats: make([]nodeStat, len(t.nodes)), depth: make([]int, len(t.nodes))}
+	c := container{node: -1, stats: make([]nodeStat, len(t.nodes)), depth: make([]int32, len(t.nodes))}
 	for i := range t.nodes {
 		if p := t.nodes[i].Parent; p >= 0 && p < i {
 			c.depth[i] = c.depth[p] + 1
@@ -58,8 +61,8 @@ func (b *builder) findContainer() container {
 		chars := utf8.RuneCountInString(d.Text)
 		c.total += chars
 		for a := d.node; a >= 0; a = t.nodes[a].Parent {
-			c.stats[a].chars += chars
-			c.stats[a].linkChars += d.linkChars
+			c.stats[a].chars += int32(chars)
+			c.stats[a].linkChars += int32(d.linkChars)
 		}
 	}
 	for k := range b.blocks {
@@ -67,7 +70,7 @@ func (b *builder) findContainer() container {
 		if d := &b.blocks[k]; d.node >= 0 && isProse(d) && (d.zone.chrome == "" || d.zone.weak) {
 			chars := utf8.RuneCountInString(d.Text)
 			for a := d.node; a >= 0; a = t.nodes[a].Parent {
-				c.stats[a].prose += chars
+				c.stats[a].prose += int32(chars)
 			}
 		}
 	}
