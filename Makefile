@@ -37,6 +37,7 @@ deps:
 	@scripts/ensure-tools.sh chromium || echo "WARNING: Chromium is missing: the render-tier tests will be SKIPPED (apt-get install chromium)" >&2
 	@scripts/ensure-tools.sh poppler-utils:pdftotext || echo "WARNING: poppler-utils is missing: the PDF reference checks will be SKIPPED (apt-get install poppler-utils)" >&2
 	@scripts/ensure-tools.sh openssh-server:/usr/sbin/sshd rsync iproute2:ip || echo "WARNING: sshd or rsync is missing: the three-machine crawl test (network namespaces, as root) will be SKIPPED (apt-get install openssh-server rsync)" >&2
+	@scripts/ensure-tools.sh umoci || echo "WARNING: umoci is missing: the container image's unpack check will be SKIPPED (apt-get install umoci)" >&2
 
 build: check-go
 	@mkdir -p $(BIN)
