@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/sieve-dev/sieve/graph"
@@ -25,20 +27,43 @@ func TestNoFalseWalls(t *testing.T) {
 	}
 	for _, set := range []string{SetScrapinghub, SetTrafilatura} {
 		pages := samplePages(t, set, 1)
+		statuses := make([]string, len(pages))
+		evidence := make([][]string, len(pages))
+		// the pages are read GOMAXPROCS at a time: this test is the unit
+		// pass's longest, and it runs alone at its end
+		work := make(chan int)
+		var wg sync.WaitGroup
+		for range runtime.GOMAXPROCS(0) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range work {
+					p := pages[i]
+					rec, err := CapturePage(capturer, set, t.TempDir(), p)
+					if err != nil {
+						t.Error(err)
+						continue
+					}
+					n, err := normalize.Normalize(rec)
+					if err != nil {
+						t.Errorf("%s %s: %v", set, p.ID, err)
+						continue
+					}
+					o := graph.Build(n).Outcome
+					statuses[i], evidence[i] = o.Status, o.Evidence
+				}
+			}()
+		}
+		for i := range pages {
+			work <- i
+		}
+		close(work)
+		wg.Wait()
 		counts := map[string]int{}
-		for _, p := range pages {
-			rec, err := CapturePage(capturer, set, t.TempDir(), p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			n, err := normalize.Normalize(rec)
-			if err != nil {
-				t.Fatalf("%s %s: %v", set, p.ID, err)
-			}
-			o := graph.Build(n).Outcome
-			counts[o.Status]++
-			if (o.Status == graph.StatusAuthRequired || o.Status == graph.StatusChallenge) && trueWalls[p.ID] == "" {
-				t.Errorf("%s %s (%s): %s, %q", set, p.ID, p.URL, o.Status, o.Evidence)
+		for i, p := range pages {
+			counts[statuses[i]]++
+			if (statuses[i] == graph.StatusAuthRequired || statuses[i] == graph.StatusChallenge) && trueWalls[p.ID] == "" {
+				t.Errorf("%s %s (%s): %s, %q", set, p.ID, p.URL, statuses[i], evidence[i])
 			}
 		}
 		t.Logf("%s: %d pages, outcomes %v", set, len(pages), counts)
