@@ -182,6 +182,7 @@ type tab struct {
 	gen   int
 	ctxID proto.BrowserBrowserContextID
 	proxy *policyProxy
+	guard *targetGuard // the guard of the browser the tab is in (a restart makes a new one)
 }
 
 // NewBrowser returns a browser that will run up to tabs pages at once. It
@@ -339,12 +340,12 @@ func (br *Browser) acquire(ctx context.Context, deny string) (*tab, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	b, gen, dial, err := br.running()
+	t, dial, err := br.running()
 	if err != nil {
 		<-br.slots
 		return nil, err
 	}
-	t, err := br.openTab(b, gen, dial, deny)
+	t, err = br.openTab(t, dial, deny)
 	if err != nil {
 		br.release(t, true)
 		return nil, err
@@ -352,9 +353,10 @@ func (br *Browser) acquire(ctx context.Context, deny string) (*tab, error) {
 	return t, nil
 }
 
-// running returns the running browser (launching it when needed) and
-// counts a page in use.
-func (br *Browser) running() (*rod.Browser, int, func(context.Context, string, string) (net.Conn, error), error) {
+// running returns a tab of the running browser, not yet opened (launching
+// the browser when needed), and counts a page in use. What the tab keeps
+// of the browser is read here, under br.mu: a restart replaces it.
+func (br *Browser) running() (*tab, func(context.Context, string, string) (net.Conn, error), error) {
 	br.mu.Lock()
 	defer br.mu.Unlock()
 	if br.b != nil && br.pages >= br.opts.RestartEvery && br.inUse == 0 {
@@ -364,18 +366,18 @@ func (br *Browser) running() (*rod.Browser, int, func(context.Context, string, s
 		br.stop() // killed or crashed between pages
 	}
 	if err := br.ensure(); err != nil {
-		return nil, 0, nil, err
+		return nil, nil, err
 	}
 	br.pages++
 	br.inUse++
-	return br.b, br.gen, br.dial, nil
+	return &tab{b: br.b, gen: br.gen, guard: br.guard}, br.dial, nil
 }
 
-func (br *Browser) openTab(b *rod.Browser, gen int, dial func(context.Context, string, string) (net.Conn, error), deny string) (*tab, error) {
+func (br *Browser) openTab(t *tab, dial func(context.Context, string, string) (net.Conn, error), deny string) (*tab, error) {
+	b := t.b
 	if dial == nil && deny == "" {
 		deny = "no address policy is set for this browser"
 	}
-	t := &tab{b: b, gen: gen}
 	px, err := startProxy(dial, deny)
 	if err != nil {
 		return t, err
@@ -393,7 +395,7 @@ func (br *Browser) openTab(b *rod.Browser, gen int, dial func(context.Context, s
 	if err := (proto.BrowserSetDownloadBehavior{Behavior: proto.BrowserSetDownloadBehaviorBehaviorDeny, BrowserContextID: t.ctxID}).Call(b); err != nil {
 		return t, err
 	}
-	p, err := br.newPage(b, t.ctxID)
+	p, err := newPage(b, t.guard, t.ctxID)
 	if err != nil {
 		return t, err
 	}
@@ -402,8 +404,7 @@ func (br *Browser) openTab(b *rod.Browser, gen int, dial func(context.Context, s
 }
 
 // newPage creates a page in context id; the target guard lets it run.
-func (br *Browser) newPage(b *rod.Browser, id proto.BrowserBrowserContextID) (*rod.Page, error) {
-	g := br.guard
+func newPage(b *rod.Browser, g *targetGuard, id proto.BrowserBrowserContextID) (*rod.Page, error) {
 	tgt, err := proto.TargetCreateTarget{URL: "about:blank", BrowserContextID: id}.Call(b.Timeout(10 * time.Second))
 	if err != nil {
 		return nil, err
@@ -422,7 +423,7 @@ func (br *Browser) release(t *tab, failed bool) {
 			_ = proto.TargetDisposeBrowserContext{BrowserContextID: t.ctxID}.Call(t.b.Timeout(5 * time.Second))
 		}
 		if t.page != nil {
-			br.guard.forget(t.page.TargetID)
+			t.guard.forget(t.page.TargetID)
 		}
 		if t.proxy != nil {
 			t.proxy.Close()

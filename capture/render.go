@@ -335,7 +335,7 @@ func (br *Browser) readIn(ctx context.Context, t *tab, nav navigation, store blo
 	page := append([]Refusal{}, w.refused...)
 	sockets, unlisted := w.sockets, w.unlisted
 	w.mu.Unlock()
-	r.render.Refused, r.render.RefusedMore = listRefusals(mergeRefusals(page, t.proxy.Refused(), sockets, br.guard.closedIn(t.ctxID)), unlisted+t.proxy.Unlisted())
+	r.render.Refused, r.render.RefusedMore = listRefusals(mergeRefusals(page, t.proxy.Refused(), sockets, t.guard.closedIn(t.ctxID)), unlisted+t.proxy.Unlisted())
 	r.render.Dialogs = d.list()
 	r.finalURL = r.render.FinalURL
 	r.render.Status = r.status
