@@ -222,14 +222,14 @@ func (k *Crawl) Run(ctx context.Context, w, stderr io.Writer) error {
 	chain := jsonl.Chain("crawl", k.captureStage(), normalize.Stage(), canonicalStage(), graph.Stage(), k.pageStage())
 	pr, pw := io.Pipe()
 	go k.feed(pw)
-	out := &crawlWriter{k: k, w: w}
+	out := &jsonl.LineSplitter{Line: (&crawlWriter{k: k, w: w}).line}
 	_, err := jsonl.Run(ctx, pr, out, stderr, chain)
 	k.mu.Lock()
 	k.stopped = true
 	k.mu.Unlock()
 	k.cond.Broadcast()
 	pr.Close() // unblocks a feed write nobody will read
-	if ferr := out.flush(); err == nil {
+	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}
 	return err
@@ -269,32 +269,8 @@ func (k *Crawl) Pending() int {
 
 // crawlWriter receives the chain's output lines, in feed order.
 type crawlWriter struct {
-	k   *Crawl
-	w   io.Writer
-	buf []byte
-}
-
-func (cw *crawlWriter) Write(p []byte) (int, error) {
-	cw.buf = append(cw.buf, p...)
-	for {
-		i := bytes.IndexByte(cw.buf, '\n')
-		if i < 0 {
-			return len(p), nil
-		}
-		if err := cw.line(cw.buf[:i+1]); err != nil {
-			return 0, err
-		}
-		cw.buf = cw.buf[i+1:]
-	}
-}
-
-func (cw *crawlWriter) flush() error {
-	if len(cw.buf) == 0 {
-		return nil
-	}
-	err := cw.line(append(cw.buf, '\n'))
-	cw.buf = nil
-	return err
+	k *Crawl
+	w io.Writer
 }
 
 func (cw *crawlWriter) line(line []byte) error {

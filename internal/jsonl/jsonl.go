@@ -654,3 +654,35 @@ func (p *chunkPool) put(c *chunk) {
 		p.free = append(p.free, c)
 	}
 }
+
+// LineSplitter is an io.Writer that hands Line each complete line, its
+// newline included, however the writes split them; Flush hands on a last
+// line that lacked its newline, with one added.
+type LineSplitter struct {
+	Line func(line []byte) error
+	buf  []byte
+}
+
+func (w *LineSplitter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		if err := w.Line(w.buf[:i+1]); err != nil {
+			return 0, err
+		}
+		w.buf = w.buf[i+1:]
+	}
+}
+
+// Flush hands on what is left after the last newline, if anything.
+func (w *LineSplitter) Flush() error {
+	if len(w.buf) == 0 {
+		return nil
+	}
+	err := w.Line(append(w.buf, '\n'))
+	w.buf = nil
+	return err
+}

@@ -679,3 +679,21 @@ func BenchmarkRunPassThrough(b *testing.B) {
 		}
 	}
 }
+
+// TestLineSplitter: whole lines however the writes split them, and a last
+// line without its newline handed on by Flush with one.
+func TestLineSplitter(t *testing.T) {
+	var got []string
+	w := &LineSplitter{Line: func(l []byte) error { got = append(got, string(l)); return nil }}
+	for _, p := range []string{"a", "b\nc", "\n\nd\ne", "f"} {
+		if n, err := w.Write([]byte(p)); n != len(p) || err != nil {
+			t.Fatalf("Write(%q) = %d, %v", p, n, err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"ab\n", "c\n", "\n", "d\n", "ef\n"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("lines %q, want %q", got, want)
+	}
+}

@@ -600,21 +600,29 @@ func (s *scan) action(v value, at Script) {
 	walk(v)
 }
 
-// nameTree reads a name tree's leaves in order: /Names pairs (name,
-// action) and /Kids.
-func (s *scan) nameTree(v value, depth int) {
+// treeNode resolves a page- or name-tree node to its dictionary, within the
+// scan's depth and node limits and visiting each object once (a tree that
+// loops back on itself ends there).
+func (s *scan) treeNode(v value, depth int) (value, bool) {
 	if depth > maxScanDepth || s.nodes >= maxScanTreeNodes {
-		return
+		return value{}, false
 	}
 	s.nodes++
 	if v.kind == 'r' {
 		if s.visited[v.num] {
-			return
+			return value{}, false
 		}
 		s.visited[v.num] = true
 	}
 	n := s.get(v)
-	if n.kind != 'd' {
+	return n, n.kind == 'd'
+}
+
+// nameTree reads a name tree's leaves in order: /Names pairs (name,
+// action) and /Kids.
+func (s *scan) nameTree(v value, depth int) {
+	n, ok := s.treeNode(v, depth)
+	if !ok {
 		return
 	}
 	if names := s.get(n.dict["Names"]); names.kind == 'a' {
@@ -629,18 +637,8 @@ func (s *scan) nameTree(v value, depth int) {
 
 // pageTree lists the page dictionaries in order.
 func (s *scan) pageTree(v value, depth int, pages *[]value) {
-	if depth > maxScanDepth || s.nodes >= maxScanTreeNodes {
-		return
-	}
-	s.nodes++
-	if v.kind == 'r' {
-		if s.visited[v.num] {
-			return
-		}
-		s.visited[v.num] = true
-	}
-	n := s.get(v)
-	if n.kind != 'd' {
+	n, ok := s.treeNode(v, depth)
+	if !ok {
 		return
 	}
 	kids, ok := n.dict["Kids"]

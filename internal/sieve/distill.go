@@ -131,7 +131,7 @@ func distill(c *cli.Context) error {
 	if c.NArg() > 0 {
 		in = strings.NewReader(strings.Join(c.Args().Slice(), "\n") + "\n")
 	}
-	w := &outWriter{format: format, out: cliutil.Stdout(c), errs: cliutil.Stderr(c), run: run, handed: h.handed}
+	w := (&outWriter{format: format, out: cliutil.Stdout(c), errs: cliutil.Stderr(c), run: run, handed: h.handed}).lines()
 	_, err = jsonl.Run(c.Context, in, w, cliutil.Stderr(c), chain)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
@@ -243,33 +243,11 @@ type outWriter struct {
 	out, errs io.Writer
 	run       *cliutil.Run
 	handed    *handed // the chain's delivered values
-	buf       []byte
-	n         int // targets written to stdout
+	n         int     // targets written to stdout
 }
 
-func (w *outWriter) Write(p []byte) (int, error) {
-	w.buf = append(w.buf, p...)
-	for {
-		i := bytes.IndexByte(w.buf, '\n')
-		if i < 0 {
-			return len(p), nil
-		}
-		if err := w.line(w.buf[:i+1]); err != nil {
-			return 0, err
-		}
-		w.buf = w.buf[i+1:]
-	}
-}
-
-// Flush handles a last line without a newline.
-func (w *outWriter) Flush() error {
-	if len(w.buf) == 0 {
-		return nil
-	}
-	err := w.line(w.buf)
-	w.buf = nil
-	return err
-}
+// lines is the writer the chain writes into: w sees whole lines.
+func (w *outWriter) lines() *jsonl.LineSplitter { return &jsonl.LineSplitter{Line: w.line} }
 
 func (w *outWriter) line(line []byte) error {
 	d, ok := w.handed.take(bytes.TrimSpace(line))

@@ -166,7 +166,7 @@ func TestHandoffSameBytesAsPipe(t *testing.T) {
 					st = h.json
 				}
 				var stdout bytes.Buffer
-				w := &outWriter{format: format, out: &stdout, errs: io.Discard, run: &cliutil.Run{}, handed: h.handed}
+				w := (&outWriter{format: format, out: &stdout, errs: io.Discard, run: &cliutil.Run{}, handed: h.handed}).lines()
 				jsonl.Run(jsonl.WithProg(ctx, "sieve distill"), strings.NewReader(input), w, io.Discard, st)
 				w.Flush()
 				return stdout.Bytes()
@@ -350,7 +350,7 @@ func TestHandoffBaseURL(t *testing.T) {
 				st = h.json
 			}
 			var stdout bytes.Buffer
-			w := &outWriter{format: format, out: &stdout, errs: io.Discard, run: &cliutil.Run{}, handed: h.handed}
+			w := (&outWriter{format: format, out: &stdout, errs: io.Discard, run: &cliutil.Run{}, handed: h.handed}).lines()
 			jsonl.Run(context.Background(), strings.NewReader(input), w, io.Discard, st)
 			w.Flush()
 			outs[i] = stdout.Bytes()
