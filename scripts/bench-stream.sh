@@ -43,11 +43,10 @@ run() { # run ROUNDS: stream the captures ROUNDS times, print stats
   for _ in $(seq "$rounds"); do cat "$work/capture.jsonl" >>"$in"; done
   local bytes n start end
   bytes=$(stat -c %s "$in"); n=$((pages * rounds))
-  rm -rf "$work/out"
   start=$(date +%s.%N)
   /usr/bin/time -f '%M' -o "$work/n.rss" "$BIN/sieve-normalize" <"$in" |
     /usr/bin/time -f '%M' -o "$work/g.rss" "$BIN/sieve-graph" |
-    /usr/bin/time -f '%M' -o "$work/r.rss" "$BIN/sieve-render" --out "$work/out" >/dev/null
+    /usr/bin/time -f '%M' -o "$work/r.rss" "$BIN/sieve-render" --out "$work/out-$rounds" >/dev/null
   end=$(date +%s.%N)
   awk -v n="$n" -v b="$bytes" -v s="$start" -v e="$end" -v rn="$(cat "$work/n.rss")" \
       -v rg="$(cat "$work/g.rss")" -v rr="$(cat "$work/r.rss")" -v r="$rounds" 'BEGIN {
@@ -62,8 +61,15 @@ run "$ROUNDS"
 
 # best NAME CMD: run CMD (sh -c) REPS times, keep the best wall time; sets
 # best_s (wall) and best_cpu (user+sys of that run).
+# Every run writes into a directory of its own (OUT in CMD) and nothing is
+# deleted until the end: on ext4 a file created soon after many were
+# deleted costs several times more (the inode allocator skips recently
+# deleted inodes), which timed the previous run's rm -rf into the next.
+mkdir -p "$work/o"
 timed() { # CMD: one run, prints "wall cpu"
-  /usr/bin/time -f '%e %U %S' -o "$work/t" sh -c "$1" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+  local out
+  out=$(mktemp -d -p "$work/o")
+  /usr/bin/time -f '%e %U %S' -o "$work/t" sh -c "${1//OUT/$out}" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
   awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$work/t"
 }
 pair() { # LABEL_A CMD_A LABEL_B CMD_B: alternate REPS times, print best of each and the ratio
@@ -83,10 +89,26 @@ echo
 echo "piped vs in-process (issue 17): the same $pages pages, static tier, artifacts with evidence"
 ls "$work"/pages/*.html >"$work/list"
 pair "pipe: capture|normalize|graph|render" \
-  "rm -rf '$work/p'; '$BIN/sieve-capture' -q --tier static <'$work/list' | '$BIN/sieve-normalize' -q | '$BIN/sieve-graph' -q | '$BIN/sieve-render' -q --out '$work/p'" \
+  "'$BIN/sieve-capture' -q --tier static <'$work/list' | '$BIN/sieve-normalize' -q | '$BIN/sieve-graph' -q | '$BIN/sieve-render' -q --out OUT" \
   "in-process: sieve distill --tier static" \
-  "rm -rf '$work/d'; '$BIN/sieve' distill -q --tier static --out '$work/d' <'$work/list'"
+  "'$BIN/sieve' distill -q --tier static --out OUT <'$work/list'"
 awk -v p="$pair_a" -v d="$pair_b" 'BEGIN { printf "  piped rate = %.2fx the in-process rate (target >= 0.8)\n", d / p }'
+
+# The same on a batch five times as long (the pages copied under five
+# names, so that every artifact is a new one): what a pipe pays once per
+# process (start-up, the codec's compilation for long streams) spreads
+# over more pages.
+mkdir -p "$work/pages5"
+for k in 1 2 3 4 5; do
+  for f in "$work"/pages/*.html; do cp "$f" "$work/pages5/$k-$(basename "$f")"; done
+done
+ls "$work"/pages5/*.html >"$work/list5"
+echo "piped vs in-process on a batch of $(wc -l <"$work/list5") pages"
+pair "pipe: capture|normalize|graph|render" \
+  "'$BIN/sieve-capture' -q --tier static <'$work/list5' | '$BIN/sieve-normalize' -q | '$BIN/sieve-graph' -q | '$BIN/sieve-render' -q --out OUT" \
+  "in-process: sieve distill --tier static" \
+  "'$BIN/sieve' distill -q --tier static --out OUT <'$work/list5'"
+awk -v p="$pair_a" -v d="$pair_b" 'BEGIN { printf "  piped rate = %.2fx the in-process rate\n", d / p }'
 
 : >"$work/pass.jsonl"
 for _ in $(seq "$PASS_ROUNDS"); do cat "$work/capture.jsonl" >>"$work/pass.jsonl"; done
@@ -104,7 +126,7 @@ awk -v s="$pair_a" -v c="$pair_b" -v b="$pbytes" 'BEGIN {
 echo
 echo "render with evidence vs --no-evidence (issue 17): $pages graph records"
 pair "sieve-render (evidence)" \
-  "rm -rf '$work/re'; '$BIN/sieve-render' -q --out '$work/re' <'$work/graph.jsonl'" \
+  "'$BIN/sieve-render' -q --out OUT <'$work/graph.jsonl'" \
   "sieve-render --no-evidence" \
-  "rm -rf '$work/rn'; '$BIN/sieve-render' -q --no-evidence --out '$work/rn' <'$work/graph.jsonl'"
+  "'$BIN/sieve-render' -q --no-evidence --out OUT <'$work/graph.jsonl'"
 awk -v e="$pair_a" -v n="$pair_b" 'BEGIN { printf "  evidence costs %.2fx the time of --no-evidence (target <= 1.3)\n", e / n }'

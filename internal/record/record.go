@@ -118,16 +118,24 @@ func Passthrough(out, in []byte, known func(key string) bool) []byte {
 	if !valid || !object || len(src) == 0 {
 		return out
 	}
-	var obuf [32]Member
-	dst, _, _ := Walk(out, obuf[:0])
-	have := make(map[string]bool, len(dst)+len(src))
-	for _, m := range dst {
-		have[m.Name()] = true
-	}
+	// The fields known claims are most often all there is: out is walked
+	// only when in has another.
+	var have map[string]bool
 	var extra []byte
 	for _, m := range src {
 		k := m.Name()
-		if have[k] || (known != nil && known(k)) {
+		if known != nil && known(k) {
+			continue
+		}
+		if have == nil {
+			var obuf [32]Member
+			dst, _, _ := Walk(out, obuf[:0])
+			have = make(map[string]bool, len(dst)+len(src))
+			for _, m := range dst {
+				have[m.Name()] = true
+			}
+		}
+		if have[k] {
 			continue
 		}
 		have[k] = true
