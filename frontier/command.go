@@ -152,7 +152,7 @@ func crawl(c *cli.Context) error {
 	// The run's end-of-run summary counts the pages by outcome.
 	run := cliutil.RunOf(c)
 	run.Manual()
-	k, err := NewCrawl(cp, Config{Out: out, State: state, NoEvidence: c.Bool("no-evidence"),
+	k, err := NewCrawl(cp, Config{Out: out, State: state, NoEvidence: c.Bool("no-evidence"), Blobs: c.String("blobs"),
 		Sitemaps: !c.Bool("no-sitemaps"), Links: !c.Bool("no-links"), Frontier: fr, Progress: prog, Report: run.Target})
 	if err != nil {
 		return err
@@ -513,12 +513,13 @@ its directory as reread-failed.json, and the line is the kept artifact's with
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Value: "artifacts", Usage: "write artifacts under `DIR`"},
 			&cli.BoolFlag{Name: "no-evidence", Usage: "do not write the EEF bundle (evidence/)"},
+			&cli.StringFlag{Name: "blobs", Usage: "the capture's blob store `DIR` (capture --blobs): a page's source bytes found there go into its bundle as evidence/source.html or source.pdf"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return cliutil.Usagef("unexpected argument %q: sieve-frontier settle reads graph records on stdin", c.Args().First())
 			}
-			opts := render.Options{Out: c.String("out"), NoEvidence: c.Bool("no-evidence")}
+			opts := render.Options{Out: c.String("out"), NoEvidence: c.Bool("no-evidence"), Blobs: c.String("blobs")}
 			if opts.Out == "" {
 				return cliutil.Usagef("--out must name a directory")
 			}

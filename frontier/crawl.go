@@ -36,10 +36,13 @@ type Config struct {
 	Out        string // artifact directories
 	State      string // the crawl's state directory (seen-set, done-log)
 	NoEvidence bool
-	Sitemaps   bool // discover pages from robots.txt Sitemap: lines, /sitemap.xml and feeds
-	Links      bool // follow links from the pages read
-	Frontier   *Frontier
-	Progress   *Progress // nil: silent
+	// Blobs is the capture's blob store (--blobs): a page's source bytes
+	// found there go into its evidence bundle, as sieve distill puts them.
+	Blobs    string
+	Sitemaps bool // discover pages from robots.txt Sitemap: lines, /sitemap.xml and feeds
+	Links    bool // follow links from the pages read
+	Frontier *Frontier
+	Progress *Progress // nil: silent
 	// Report, when set, gets each page written: its URL, outcome
 	// ("unchanged", "error", …) and the error of an error record.
 	Report func(url, outcome, evidence string)
@@ -429,7 +432,7 @@ func readValidators(dir string) capture.Validators {
 // writes the artifact as render does — except that an unchanged page is
 // not rewritten and a failed re-read does not replace a good artifact.
 func (k *Crawl) pageStage() jsonl.Stage {
-	opts := render.Options{Out: k.cfg.Out, NoEvidence: k.cfg.NoEvidence}
+	opts := render.Options{Out: k.cfg.Out, NoEvidence: k.cfg.NoEvidence, Blobs: k.cfg.Blobs}
 	return jsonl.Stage{
 		Name:   "render",
 		Accept: []string{record.KindGraph, kindNotModified},

@@ -106,13 +106,17 @@ func TestRecipes(t *testing.T) {
 			}
 			t.Skip("SKIPPING the GNU parallel recipe: GNU parallel is not installed; run `make deps` or apt-get install parallel")
 		}
-		got := urlsOf(runRecipe(t, bindir, "parallel.sh", input, "N=5", "JOBS=3"))
+		lines := runRecipe(t, bindir, "parallel.sh", input, "N=5", "JOBS=3", "BLOBS="+t.TempDir())
+		got := urlsOf(lines)
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("parallel.sh --keep-order: output differs from input order:\n%q", got)
 		}
+		sourcesInBundles(t, "parallel.sh", lines)
 	})
 	t.Run("xargs", func(t *testing.T) {
-		got := urlsOf(runRecipe(t, bindir, "xargs.sh", input, "N=4", "JOBS=3"))
+		lines := runRecipe(t, bindir, "xargs.sh", input, "N=4", "JOBS=3", "BLOBS="+t.TempDir())
+		sourcesInBundles(t, "xargs.sh", lines)
+		got := urlsOf(lines)
 		sort.Strings(got)
 		w := append([]string(nil), want...)
 		sort.Strings(w)
@@ -120,4 +124,38 @@ func TestRecipes(t *testing.T) {
 			t.Errorf("xargs.sh: lost or added lines: got %d, want %d", len(got), len(w))
 		}
 	})
+}
+
+// sourcesInBundles: with BLOBS set, every artifact of a page that has
+// source bytes holds them in its bundle (evidence/source.html or
+// source.pdf, named by evidence/source.json).
+func sourcesInBundles(t *testing.T, script string, lines []string) {
+	t.Helper()
+	n := 0
+	for _, l := range lines {
+		dir := gjson.Get(l, "dir").String()
+		if dir == "" {
+			continue
+		}
+		ptr, err := os.ReadFile(filepath.Join(dir, "evidence", "source.json"))
+		if err != nil {
+			t.Errorf("%s: %v", script, err)
+			continue
+		}
+		if gjson.GetBytes(ptr, "source_fingerprint").String() == "" {
+			continue // nothing was received
+		}
+		file := gjson.GetBytes(ptr, "file").String()
+		if file == "" {
+			t.Errorf("%s: %s: the source bytes are not in the bundle: %s", script, dir, ptr)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, "evidence", file)); err != nil {
+			t.Errorf("%s: %v", script, err)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Errorf("%s: no artifact with source bytes", script)
+	}
 }
