@@ -550,7 +550,7 @@ func Settle(ctx context.Context, opts render.Options, line []byte) ([]byte, erro
 		}
 		res.Artifact, res.Reread = old.artifact(rec.URL, dir), rr
 	default:
-		a, err := render.Write(opts, &rec)
+		a, err := render.WriteContext(ctx, opts, &rec)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/jsonl"
 	"github.com/sieve-dev/sieve/internal/record"
 )
 
@@ -57,6 +59,15 @@ type file struct {
 // Write renders rec and writes its artifact directory under opts.Out,
 // replacing an earlier artifact of the same URL atomically.
 func Write(opts Options, rec *graph.Record) (Artifact, error) {
+	return WriteContext(context.Background(), opts, rec)
+}
+
+// WriteContext is Write for a line of a jsonl run (ctx): when the run
+// holds the same URL twice, the artifact directory is the later line's,
+// however the two lines' work overlapped (jsonl.Latest); the earlier
+// line's artifact line is written all the same, as when the lines are
+// rendered one after the other.
+func WriteContext(ctx context.Context, opts Options, rec *graph.Record) (Artifact, error) {
 	if opts.Out == "" {
 		return Artifact{}, errors.New("render: no output directory")
 	}
@@ -71,7 +82,7 @@ func Write(opts Options, rec *graph.Record) (Artifact, error) {
 	// files are not all held at once (issue 17).
 	target := filepath.Join(opts.Out, rel)
 	var fingerprint string
-	err = writeAtomic(target, func(put func(...file) error, stream func(string, func(io.Writer) error) error) error {
+	err = writeAtomic(ctx, target, func(put func(...file) error, stream func(string, func(io.Writer) error) error) error {
 		manifest, fields, err := recordFields(rec)
 		if err != nil {
 			return err
@@ -150,7 +161,7 @@ var failPut func(name string) error
 // writeAtomic has fill write the files, through put (whole files) and
 // stream (a file written by a function), into a fresh directory beside
 // target, and swaps it into place when fill succeeds.
-func writeAtomic(target string, fill func(put func(...file) error, stream func(string, func(io.Writer) error) error) error) (err error) {
+func writeAtomic(ctx context.Context, target string, fill func(put func(...file) error, stream func(string, func(io.Writer) error) error) error) (err error) {
 	parent := filepath.Dir(target)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("render: %w", err)
@@ -209,13 +220,30 @@ func writeAtomic(target string, fill func(put func(...file) error, stream func(s
 	if err := fill(put, stream); err != nil {
 		return err
 	}
-	return swap(tmp, target)
+	var old string
+	swapped, err := jsonl.Latest(ctx, target, func() error {
+		var err error
+		old, err = swap(tmp, target)
+		return err
+	})
+	switch {
+	case err != nil:
+		return err
+	case !swapped:
+		// A later line of the run wrote this URL's artifact: it stands.
+		os.RemoveAll(tmp)
+		return nil
+	case old != "":
+		return removeOld(old)
+	}
+	return nil
 }
 
-// swap renames dir to target, moving an existing target aside first. A
-// concurrent writer of the same target can win the race between the two
-// renames; swap then tries again, so the last writer wins.
-func swap(dir, target string) error {
+// swap renames dir to target, moving an existing target aside first, and
+// returns where the old one went ("" when there was none) for the caller
+// to remove. Another process writing the same target can win the race
+// between the two renames; swap then tries again, so the last writer wins.
+func swap(dir, target string) (string, error) {
 	old := filepath.Join(filepath.Dir(dir), ".old-"+strings.TrimPrefix(filepath.Base(dir), ".tmp-"))
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
@@ -223,13 +251,13 @@ func swap(dir, target string) error {
 		if err = os.Rename(target, old); err == nil {
 			moved = true
 		} else if !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("render: moving old artifact aside: %w", err)
+			return "", fmt.Errorf("render: moving old artifact aside: %w", err)
 		}
 		if err = os.Rename(dir, target); err == nil {
 			if moved {
-				return removeOld(old)
+				return old, nil
 			}
-			return nil
+			return "", nil
 		}
 		if moved {
 			// Put the old artifact back, unless another writer took its place.
@@ -238,7 +266,7 @@ func swap(dir, target string) error {
 			}
 		}
 	}
-	return fmt.Errorf("render: %w", err)
+	return "", fmt.Errorf("render: %w", err)
 }
 
 func removeOld(old string) error {

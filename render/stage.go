@@ -27,7 +27,7 @@ func Transform(ctx context.Context, opts Options, line []byte) ([]byte, error) {
 	if err := codec.Unmarshal(line, &rec); err != nil {
 		return nil, fmt.Errorf("decoding graph record: %w", err)
 	}
-	a, err := Write(opts, &rec)
+	a, err := WriteContext(ctx, opts, &rec)
 	if err != nil {
 		return nil, err
 	}

@@ -266,6 +266,7 @@ func runLines(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc) 
 		}
 	}()
 
+	ord := newOrder()
 	queue := make(chan *job, 2*n)
 	work := make(chan *job)
 	stop := make(chan struct{}) // the writer failed
@@ -278,7 +279,7 @@ func runLines(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc) 
 				// A line handed over as ctx ended is not transformed; one
 				// the end overtook is not trusted, whatever it gave.
 				if ctx.Err() == nil {
-					j.out, j.passed, j.err = apply(ctx, st, j.line)
+					j.out, j.passed, j.err = apply(withLine(ctx, j.no, ord), st, j.line)
 				}
 				if ctx.Err() != nil && !errors.Is(j.err, ErrInterrupted) {
 					j.out, j.err = nil, interruption(ctx)
@@ -361,6 +362,7 @@ func runLines(ctx context.Context, r io.Reader, st Stage, n int, emit emitFunc) 
 			// No stage code saw the line, and the writer is done with it.
 			j.chunk.release(pool)
 		}
+		ord.written.Store(int64(j.no))
 	}
 	wg.Wait()
 	if writeErr != nil {

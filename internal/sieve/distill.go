@@ -205,7 +205,7 @@ func (d deliver) deliver(ctx context.Context, rec *graph.Record) (delivered, err
 		return res, err
 	}
 	if d.format == formatArtifact {
-		a, err := render.Write(d.opts, rec)
+		a, err := render.WriteContext(ctx, d.opts, rec)
 		if err != nil {
 			return res, err
 		}
@@ -217,7 +217,7 @@ func (d deliver) deliver(ctx context.Context, rec *graph.Record) (delivered, err
 		return res, nil
 	}
 	if d.opts.Out != "-" {
-		if _, err := render.Write(d.opts, rec); err != nil {
+		if _, err := render.WriteContext(ctx, d.opts, rec); err != nil {
 			return res, err
 		}
 	}
