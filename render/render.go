@@ -160,7 +160,8 @@ var failPut func(name string) error
 
 // writeAtomic has fill write the files, through put (whole files) and
 // stream (a file written by a function), into a fresh directory beside
-// target, and swaps it into place when fill succeeds.
+// target, and swaps it into place when fill succeeds, unless a later line
+// of ctx's run has already swapped its own in (jsonl.Latest).
 func writeAtomic(ctx context.Context, target string, fill func(put func(...file) error, stream func(string, func(io.Writer) error) error) error) (err error) {
 	parent := filepath.Dir(target)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
