@@ -478,10 +478,13 @@ func removeProfile(dir string) {
 
 // Abort kills Chromium's process tree and removes its profile at once,
 // without waiting for reads in flight (a second interrupt). Close may run
-// beside it.
+// beside it. It waits (up to 2 s) for Chromium to be gone, as Close does:
+// a killed process dies a little later, and the process calling Abort is
+// about to exit, leaving no one to see to it.
 func (br *Browser) Abort() {
 	if r := br.live.Swap(nil); r != nil {
 		killTree(r.pid)
+		waitExit(r.pid, 2*time.Second)
 		removeProfile(r.profile)
 	}
 }
