@@ -5,11 +5,12 @@
 // as \u0008 and \u000c): github.com/segmentio/encoding/json, portable and
 // cheap to start, and, on amd64 and arm64 with a Go release it supports,
 // github.com/bytedance/sonic, about 3–10× faster per byte but paying a
-// run-time compilation (JIT) of about 0.3–0.6 G instructions per record type
-// on first use. A process therefore starts every type on segmentio and moves
-// a type to sonic only once it has carried jitAfter bytes of that type (a
-// long stream), compiling it in the background meanwhile: one process per
-// page never pays the compilation, a long pipe pays it once. Which one
+// run-time compilation (JIT) of each record type and direction on first
+// use. A process therefore starts every type on segmentio and moves one
+// direction of a type to sonic only once it has decoded decodeAfter (or
+// encoded encodeAfter) bytes of that type (a long stream), compiling it in
+// the background meanwhile: one process per page never pays the
+// compilation, a long pipe pays it once, and only for what it uses. Which one
 // handles a record never shows in the bytes, and a decoding error is always
 // segmentio's message, so output does not depend on a record's position in
 // the stream (see docs/DECISIONS.md, "Codec per process lifetime").
@@ -27,17 +28,25 @@ import (
 // or "segmentio" when there is none).
 func Name() string { return name }
 
-// jitAfter is how many bytes of one record type a process encodes and
-// decodes with segmentio before it compiles the type for sonic: the
-// break-even measured with callgrind on scrapinghub records (JIT cost over
-// the per-byte saving) is about 3 MB for capture records, 7 MB for
-// normalized and 25 MB for graph records.
-const jitAfter = 8 << 20
+// decodeAfter and encodeAfter are how many bytes of one record type a
+// process decodes (encodes) with segmentio before it compiles that
+// direction of the type for sonic. Measured on the scrapinghub records
+// (segmentio against sonic, MB/s, and sonic's compilation of one type and
+// direction, 0.03–0.25 s): decoding saves 7–23 ms a MB (normalized records
+// most), so a decoder pays for itself within about 5–20 MB; encoding saves
+// 1–2.5 ms a MB, so an encoder only past about 60–150 MB. A stage decodes
+// one type and encodes another: each direction is compiled on its own, and
+// only when the process has used it that much (docs/DECISIONS.md, "Codec
+// per process lifetime").
+const (
+	decodeAfter = 8 << 20
+	encodeAfter = 64 << 20
+)
 
 // Marshal encodes v compactly, with no trailing newline.
 func Marshal(v any) ([]byte, error) {
 	st := stateOf(v)
-	if st != nil && st.fast.Load() {
+	if st != nil && st.enc.fast.Load() {
 		b, err := fastMarshal(v)
 		if err == nil {
 			return b, nil
@@ -48,14 +57,16 @@ func Marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	b = shortEscapes(b)
-	st.count(len(b))
+	if st != nil {
+		st.enc.count(st.t, len(b), encodeAfter, pretouchEncoder)
+	}
 	return b, nil
 }
 
 // Unmarshal decodes data into v.
 func Unmarshal(data []byte, v any) error {
 	st := stateOf(v)
-	if st != nil && st.fast.Load() {
+	if st != nil && st.dec.fast.Load() {
 		if err := fastUnmarshal(data, v); err == nil {
 			return nil
 		}
@@ -65,16 +76,24 @@ func Unmarshal(data []byte, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
 		return err
 	}
-	st.count(len(data))
+	if st != nil {
+		st.dec.count(st.t, len(data), decodeAfter, pretouchDecoder)
+	}
 	return nil
 }
 
-// typeState is one record type's bytes so far and whether sonic has it.
+// typeState is one record type's bytes so far in each direction and
+// whether sonic has that direction.
 type typeState struct {
-	t       reflect.Type
+	t        reflect.Type
+	enc, dec direction
+}
+
+// direction is one way (encoding or decoding) of a type.
+type direction struct {
 	bytes   atomic.Int64
 	started atomic.Bool // the background compilation has begun
-	fast    atomic.Bool // sonic is compiled for t: use it
+	fast    atomic.Bool // sonic is compiled for it: use it
 }
 
 var states sync.Map // reflect.Type (pointers removed) → *typeState
@@ -96,15 +115,15 @@ func stateOf(v any) *typeState {
 	return s.(*typeState)
 }
 
-// count adds n bytes; past jitAfter the type is compiled for sonic in the
-// background, and used once compiled.
-func (s *typeState) count(n int) {
-	if s == nil || s.bytes.Add(int64(n)) < jitAfter || s.started.Swap(true) {
+// count adds n bytes; past after, t is compiled for sonic in this
+// direction (compile) in the background, and used once compiled.
+func (d *direction) count(t reflect.Type, n int, after int64, compile func(reflect.Type) error) {
+	if d.bytes.Add(int64(n)) < after || d.started.Swap(true) {
 		return
 	}
 	go func() {
-		if pretouch(s.t) == nil {
-			s.fast.Store(true)
+		if compile(t) == nil {
+			d.fast.Store(true)
 		}
 	}()
 }

@@ -83,13 +83,13 @@ func TestTypeMovesToSonicAfterLongStream(t *testing.T) {
 		t.Fatal("no error for a string in an int list")
 	}
 	st := stateOf(&v)
-	if st.fast.Load() {
+	if st.enc.fast.Load() || st.dec.fast.Load() {
 		t.Fatal("sonic in use for a type seen once")
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	for !st.fast.Load() {
+	for !st.enc.fast.Load() || !st.dec.fast.Load() {
 		if time.Now().After(deadline) {
-			t.Fatalf("still segmentio after %d bytes", st.bytes.Load())
+			t.Fatalf("still segmentio after %d bytes encoded, %d decoded", st.enc.bytes.Load(), st.dec.bytes.Load())
 		}
 		b, err := Marshal(&v)
 		if err != nil || !bytes.Equal(b, first) {
@@ -100,8 +100,8 @@ func TestTypeMovesToSonicAfterLongStream(t *testing.T) {
 			t.Fatalf("round trip: %v", err)
 		}
 	}
-	if st.bytes.Load() < jitAfter {
-		t.Errorf("moved to sonic after %d bytes, before jitAfter", st.bytes.Load())
+	if st.enc.bytes.Load() < encodeAfter || st.dec.bytes.Load() < decodeAfter {
+		t.Errorf("moved to sonic after %d bytes encoded, %d decoded: before encodeAfter, decodeAfter", st.enc.bytes.Load(), st.dec.bytes.Load())
 	}
 	after, err := Marshal(v)
 	if err != nil || !bytes.Equal(after, first) {
@@ -114,5 +114,39 @@ func TestTypeMovesToSonicAfterLongStream(t *testing.T) {
 	var se *sj.UnmarshalTypeError
 	if !errors.As(errAfter, &se) {
 		t.Errorf("error after the move is not segmentio's: %T", errAfter)
+	}
+}
+
+type decodedOnly struct {
+	Record string `json:"record"`
+	Text   string `json:"text"`
+}
+
+// A process that only decodes a type compiles only its decoder: the
+// encoder stays segmentio's, with nothing compiled for it.
+func TestDirectionsMoveApart(t *testing.T) {
+	if !haveFast {
+		t.Skip("this build has segmentio only")
+	}
+	line, err := Marshal(decodedOnly{Record: "x", Text: strings.Repeat("a line of text ", 1<<12)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := stateOf(&decodedOnly{})
+	deadline := time.Now().Add(30 * time.Second)
+	for !st.dec.fast.Load() {
+		if time.Now().After(deadline) {
+			t.Fatalf("decoder still segmentio's after %d bytes", st.dec.bytes.Load())
+		}
+		var v decodedOnly
+		if err := Unmarshal(line, &v); err != nil || v.Record != "x" {
+			t.Fatal(v, err)
+		}
+	}
+	if st.dec.bytes.Load() < decodeAfter {
+		t.Errorf("decoder moved after %d bytes, before decodeAfter", st.dec.bytes.Load())
+	}
+	if st.enc.started.Load() || st.enc.fast.Load() {
+		t.Error("the encoder was compiled for a type this process only decoded")
 	}
 }

@@ -8,6 +8,7 @@ const name = "segmentio"
 
 const haveFast = false
 
-func fastMarshal(any) ([]byte, error) { panic("codec: no fast implementation") }
-func fastUnmarshal([]byte, any) error { panic("codec: no fast implementation") }
-func pretouch(reflect.Type) error     { return nil }
+func fastMarshal(any) ([]byte, error)    { panic("codec: no fast implementation") }
+func fastUnmarshal([]byte, any) error    { panic("codec: no fast implementation") }
+func pretouchEncoder(reflect.Type) error { return nil }
+func pretouchDecoder(reflect.Type) error { return nil }

@@ -6,6 +6,8 @@ import (
 	"reflect"
 
 	"github.com/bytedance/sonic"
+	"github.com/bytedance/sonic/decoder"
+	"github.com/bytedance/sonic/encoder"
 )
 
 const name = "sonic"
@@ -25,4 +27,13 @@ var api = sonic.Config{
 
 func fastMarshal(v any) ([]byte, error)      { return api.Marshal(v) }
 func fastUnmarshal(data []byte, v any) error { return api.Unmarshal(data, v) }
-func pretouch(t reflect.Type) error          { return sonic.Pretouch(t) }
+
+// pretouchEncoder and pretouchDecoder compile one direction of t (and of
+// *t, as sonic.Pretouch does for both directions).
+func pretouchEncoder(t reflect.Type) error {
+	return encoder.PretouchMany([]reflect.Type{t, reflect.PointerTo(t)})
+}
+
+func pretouchDecoder(t reflect.Type) error {
+	return decoder.PretouchMany([]reflect.Type{t, reflect.PointerTo(t)})
+}
