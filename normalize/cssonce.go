@@ -10,7 +10,7 @@ import (
 // A page's style sheets are read up to three times (hiding rules, the
 // cascade's showing rules, absolute font sizes), each time pruned to other
 // rules. sheetCache makes that one tokenisation: each cleaned sheet is
-// scanned once into its pieces (pruneSheet's statements: @media openings
+// scanned once into its pieces (scanSheet's statements: @media openings
 // that apply, closing braces, qualified rules with their lower-cased
 // block), and each rule or @media opening is parsed by douceur at most
 // once however many passes keep it. A pass's rules are then put together
@@ -56,8 +56,10 @@ func (c *sheetCache) pieces(k int, cleaned string) ([]sheetPiece, int) {
 	return c.sheets[k], c.rules[k]
 }
 
-// scanSheet is pruneSheet's walk over s, recording what it met instead of
-// writing what one test keeps.
+// scanSheet walks the statements of a cleaned sheet once: @media openings
+// that apply to screens, their closing braces, and the qualified rules in
+// applicable scope with their lower-cased blocks (other at-rules and
+// statements are dropped); it returns them and the number of rules.
 func scanSheet(s string) ([]sheetPiece, int) {
 	var out []sheetPiece
 	rules, depth := 0, 0
@@ -96,7 +98,8 @@ func scanSheet(s string) ([]sheetPiece, int) {
 	return out, rules
 }
 
-// prune is pruneSheet(cleaned sheet, keep) from the pieces.
+// prune writes the pieces a pass keeps (keep on each rule's prelude and
+// block) back as sheet text, and marks which rules it kept.
 func prune(pieces []sheetPiece, keep func(prelude, block string) bool) (string, []bool) {
 	var b strings.Builder
 	kept := make([]bool, len(pieces))

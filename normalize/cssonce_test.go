@@ -1,10 +1,7 @@
 package normalize
 
 import (
-	"compress/gzip"
 	"hash/fnv"
-	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -118,14 +115,7 @@ func TestSheetRulesOnce(t *testing.T) {
 // The scrapinghub pages' own style sheets: each of the three passes a page
 // makes gives the rules it gave when it tokenised its pruned sheet whole.
 func TestSheetRulesOnceOnPages(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "bench")
-	if d := os.Getenv("SIEVE_BENCH_DIR"); d != "" {
-		dir = d
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "scrapinghub", "html", "*.gz"))
-	if len(files) == 0 {
-		t.Skip("no shared benchmark pages")
-	}
+	files := benchPageFiles(t)
 	if testing.Short() {
 		files = files[:min(len(files), 30)]
 	}
@@ -153,19 +143,7 @@ func TestSheetRulesOnceOnPages(t *testing.T) {
 }
 
 func styleSheetsOf(t *testing.T, path string) []string {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readGzip(t, path)
 	doc, err := html.Parse(strings.NewReader(string(b)))
 	if err != nil {
 		return nil
@@ -189,14 +167,7 @@ func styleSheetsOf(t *testing.T, path string) []string {
 // BenchmarkSheetRules: the three passes over the scrapinghub pages' style
 // sheets, tokenised per pass (before issue 17) and once per page.
 func BenchmarkSheetRules(b *testing.B) {
-	dir := filepath.Join("..", "..", "shared", "bench")
-	if d := os.Getenv("SIEVE_BENCH_DIR"); d != "" {
-		dir = d
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "scrapinghub", "html", "*.gz"))
-	if len(files) == 0 {
-		b.Skip("no shared benchmark pages")
-	}
+	files := benchPageFiles(b)
 	t := &testing.T{}
 	var pages [][]string
 	for _, f := range files {

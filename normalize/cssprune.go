@@ -18,62 +18,12 @@ func blockOnly(keep func(block string) bool) func(prelude, block string) bool {
 
 // pruneSheet keeps the qualified rules whose lower-cased declaration block
 // passes keep, inside @media blocks that apply to screens, and counts the
-// qualified rules seen in applicable scope.
+// qualified rules seen in applicable scope: prune over scanSheet's pieces
+// (a page's passes share one scan through sheetCache).
 func pruneSheet(s string, keep func(prelude, block string) bool) (string, int) {
-	var b strings.Builder
-	var lower []byte // scratch for lower-casing blocks
-	rules := 0
-	depth := 0 // open @media blocks written to b
-	for i := 0; i < len(s); {
-		j := scanTo(s, i, &stopsStatement)
-		if j < 0 {
-			break
-		}
-		switch s[j] {
-		case ';': // an at-statement (@import, @charset): not needed
-			i = j + 1
-		case '}':
-			if depth > 0 {
-				b.WriteByte('}')
-				depth--
-			}
-			i = j + 1
-		default: // '{'
-			prelude := strings.TrimSpace(s[i:j])
-			end := matchingBrace(s, j)
-			switch {
-			case strings.HasPrefix(prelude, "@media") && mediaApplies(strings.TrimPrefix(prelude, "@media")):
-				b.WriteString(s[i : j+1])
-				depth++
-				i = j + 1
-				continue
-			case strings.HasPrefix(prelude, "@"):
-			default:
-				rules++
-				var block string
-				block, lower = lowerBlock(lower, s[j:end])
-				if keep(prelude, block) {
-					b.WriteString(s[i:end])
-					b.WriteByte('\n')
-				}
-			}
-			i = end
-		}
-	}
-	return b.String(), rules
-}
-
-// lowerBlock is strings.ToLower(block), written into buf when block is
-// ASCII; the string shares buf's memory and is valid until the next call.
-func lowerBlock(buf []byte, block string) (string, []byte) {
-	if !isASCII(block) {
-		return strings.ToLower(block), buf
-	}
-	buf = append(buf[:0], block...)
-	for i, c := range buf {
-		buf[i] = lowerASCII(c)
-	}
-	return unsafeString(buf), buf
+	pieces, rules := scanSheet(s)
+	pruned, _ := prune(pieces, keep)
+	return pruned, rules
 }
 
 // mayHide is a cheap test on a lower-cased declaration block that it could

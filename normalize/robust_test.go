@@ -130,7 +130,7 @@ func FuzzNormalize(f *testing.F) {
 // BenchmarkNormalize runs over the gzip'd pages of the shared bench set,
 // read in place.
 func BenchmarkNormalize(b *testing.B) {
-	pages := loadBenchPages(b, "/work/shared/bench/scrapinghub/html")
+	pages := loadBenchPages(b)
 	total := 0
 	for _, p := range pages {
 		total += len(p.Body)
@@ -148,33 +148,47 @@ func BenchmarkNormalize(b *testing.B) {
 	b.ReportMetric(float64(len(pages)*b.N)/b.Elapsed().Seconds(), "pages/s")
 }
 
-func loadBenchPagesT(b testing.TB) []*capture.Record {
-	return loadBenchPages(b, "/work/shared/bench/scrapinghub/html")
+// benchPageFiles are the gzip'd scrapinghub pages of the shared bench set
+// (../shared/bench, or $SIEVE_BENCH_DIR), read in place; the test is
+// skipped without them.
+func benchPageFiles(tb testing.TB) []string {
+	dir := filepath.Join("..", "..", "shared", "bench")
+	if d := os.Getenv("SIEVE_BENCH_DIR"); d != "" {
+		dir = d
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "scrapinghub", "html", "*.gz"))
+	if len(files) == 0 {
+		tb.Skipf("no shared benchmark pages in %s", dir)
+	}
+	return files
 }
 
-func loadBenchPages(b testing.TB, dir string) []*capture.Record {
-	files, _ := filepath.Glob(filepath.Join(dir, "*.html.gz"))
-	if len(files) == 0 {
-		b.Skipf("no bench pages in %s", dir)
-	}
+func loadBenchPages(b testing.TB) []*capture.Record {
 	var pages []*capture.Record
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		body, err := io.ReadAll(zr)
-		f.Close()
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, name := range benchPageFiles(b) {
+		body := readGzip(b, name)
 		pages = append(pages, htmlCapture(strings.ToValidUTF8(string(body), "\uFFFD")))
 	}
 	return pages
+}
+
+// readGzip is the gunzipped content of the file path (a bench page).
+func readGzip(t testing.TB, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // FuzzCleanCSS checks that douceur, given cleanCSS's output, always

@@ -46,7 +46,7 @@ func LoadCaptures(set, tmp string, limit int) ([]*capture.Record, error) {
 		if !strings.HasSuffix(path, ".html") && !strings.HasSuffix(path, ".htm") {
 			path += ".html"
 		}
-		if err := gunzip(f, path); err != nil {
+		if err := Gunzip(f, path); err != nil {
 			return nil, err
 		}
 		t, err := capture.ParseTarget([]byte(path))
@@ -59,7 +59,8 @@ func LoadCaptures(set, tmp string, limit int) ([]*capture.Record, error) {
 	return recs, nil
 }
 
-func gunzip(src, dst string) error {
+// Gunzip writes the gunzipped bytes of the file src to the file dst.
+func Gunzip(src, dst string) error {
 	f, err := os.Open(src)
 	if err != nil {
 		return err
@@ -78,4 +79,18 @@ func gunzip(src, dst string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// ReadGzip returns the gunzipped bytes of the file path.
+func ReadGzip(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
 }

@@ -1,11 +1,9 @@
 package bench
 
 import (
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -62,7 +60,7 @@ func LoadTruth(set string) ([]Page, error) {
 // charset detection runs exactly as in production.
 func CapturePage(cp *capture.Capturer, set, tmp string, p Page) (*capture.Record, error) {
 	path := filepath.Join(tmp, p.ID+".html")
-	if err := gunzip(filepath.Join(Dir(), set, "html", p.File+".gz"), path); err != nil {
+	if err := Gunzip(filepath.Join(Dir(), set, "html", p.File+".gz"), path); err != nil {
 		return nil, err
 	}
 	t, err := capture.ParseTarget([]byte(path))
@@ -78,16 +76,7 @@ func CapturePage(cp *capture.Capturer, set, tmp string, p Page) (*capture.Record
 
 // RawPage returns the page's served bytes, undecoded.
 func RawPage(set string, p Page) ([]byte, error) {
-	f, err := os.Open(filepath.Join(Dir(), set, "html", p.File+".gz"))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(zr)
+	return ReadGzip(filepath.Join(Dir(), set, "html", p.File+".gz"))
 }
 
 // SieveText is sieve's text mode over one captured page: normalize, build

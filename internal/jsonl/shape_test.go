@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -94,22 +93,7 @@ func TestPassThroughReusesLineBuffers(t *testing.T) {
 	for _, conc := range []int{1, 4} {
 		st := Stage{Name: "test", Accept: []string{"in"}, Concurrency: conc,
 			Transform: func(context.Context, []byte) ([]byte, error) { panic("not called") }}
-		var out bytes.Buffer
-		run := func() {
-			out.Reset()
-			if _, err := Run(context.Background(), bytes.NewReader(input), &out, io.Discard, st); err != nil {
-				t.Fatal(err)
-			}
-		}
-		run()
-		if !bytes.Equal(out.Bytes(), input) {
-			t.Fatal("not passed through byte for byte")
-		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		run()
-		runtime.ReadMemStats(&after)
-		got := after.TotalAlloc - before.TotalAlloc
+		got := passAllocs(t, input, st)
 		t.Logf("concurrency %d: %.1f MiB allocated for %d lines of %d bytes", conc, float64(got)/(1<<20), count, len(line))
 		// The read chunks in flight at once (the lines read ahead of the
 		// writer lie in two or three), whatever the number of lines.

@@ -1,10 +1,8 @@
 package mcpserver
 
 import (
-	"compress/gzip"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -52,33 +50,12 @@ func benchPages(set, dir string) ([]string, error) {
 		if !strings.HasSuffix(p, ".html") && !strings.HasSuffix(p, ".htm") {
 			p += ".html"
 		}
-		if err := gunzipTo(f, p); err != nil {
+		if err := bench.Gunzip(f, p); err != nil {
 			return nil, err
 		}
 		paths = append(paths, p)
 	}
 	return paths, nil
-}
-
-func gunzipTo(src, dst string) error {
-	f, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return err
-	}
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, zr); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 func measure(b *testing.B) map[string][]sized {

@@ -7,21 +7,13 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// corpusDir is the shared real-world corpus (../shared/bench/pdf-samples),
-// read from where it lies.
-func corpusDir() string {
-	dir := filepath.Join("..", "..", "..", "shared", "bench")
-	if d := os.Getenv("SIEVE_BENCH_DIR"); d != "" {
-		dir = d
-	}
-	return filepath.Join(dir, "pdf-samples", "pdfs")
-}
+	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
+)
 
 // bookPath is the corpus's 117-page book.
 func bookPath() string {
-	return filepath.Join(corpusDir(), "009-pdflatex-geotopo", "GeoTopo-komprimiert.pdf")
+	return filepath.Join(pdftest.CorpusDir(), "009-pdflatex-geotopo", "GeoTopo-komprimiert.pdf")
 }
 
 // BenchmarkParseBook parses the corpus's 117-page book: the figure to
@@ -31,7 +23,14 @@ func BenchmarkParseBook(b *testing.B) {
 	if err != nil {
 		b.Skipf("the corpus book is missing: %v", err)
 	}
-	if _, err := Parse(data); err != nil { // start the engine outside the timing
+	benchParse(b, data)
+}
+
+// benchParse times Parse(data) after a first, untimed parse that starts
+// the engine (and its helper instances), reporting pages/s and the CPU
+// milliseconds of a parse.
+func benchParse(b *testing.B, data []byte) {
+	if _, err := Parse(data); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
@@ -50,7 +49,7 @@ func BenchmarkParseBook(b *testing.B) {
 
 // BenchmarkParseCorpus parses every file of the corpus but the book.
 func BenchmarkParseCorpus(b *testing.B) {
-	files, _ := filepath.Glob(filepath.Join(corpusDir(), "*", "*.pdf"))
+	files, _ := filepath.Glob(filepath.Join(pdftest.CorpusDir(), "*", "*.pdf"))
 	var docs [][]byte
 	for _, f := range files {
 		if data, err := os.ReadFile(f); err == nil && f != bookPath() {
@@ -96,21 +95,7 @@ func BenchmarkParseReaders(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/readers=%d", name, n), func(b *testing.B) {
 				defer func(r int) { maxReaders = r }(maxReaders)
 				maxReaders = n
-				if _, err := Parse(data); err != nil { // start the engine and its helpers
-					b.Fatal(err)
-				}
-				b.ResetTimer()
-				cpu0 := cpuTime()
-				pages := 0
-				for range b.N {
-					doc, err := Parse(data)
-					if err != nil {
-						b.Fatal(err)
-					}
-					pages += len(doc.Pages)
-				}
-				b.ReportMetric(float64(pages)/b.Elapsed().Seconds(), "pages/s")
-				b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+				benchParse(b, data)
 			})
 		}
 	}

@@ -36,7 +36,7 @@ func TestRawSameAsRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob(filepath.Join(corpusDir(), "*", "*.pdf"))
+	files, _ := filepath.Glob(filepath.Join(pdftest.CorpusDir(), "*", "*.pdf"))
 	for _, f := range files {
 		if f == bookPath() && testing.Short() {
 			continue

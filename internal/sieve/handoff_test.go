@@ -2,7 +2,6 @@ package sieve
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"io"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/bench"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"
@@ -112,21 +112,8 @@ func handoffTargets(t *testing.T) []string {
 }
 
 func gunzip(t *testing.T, path, dir string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(path), ".gz"))
-	if err := os.WriteFile(out, b, 0o644); err != nil {
+	if err := bench.Gunzip(path, out); err != nil {
 		t.Fatal(err)
 	}
 	return out
