@@ -4,8 +4,10 @@
 // Canonical form, c14n v1:
 //
 //   - UTF-8, no byte order mark, no insignificant white space.
-//   - Object members sorted by key, comparing the keys as sequences of
-//     UTF-16 code units (RFC 8785 §3.2.3), after unescaping.
+//   - Object members sorted by key in Unicode code point order, after
+//     unescaping. This is where c14n v1 departs from RFC 8785, which
+//     compares UTF-16 code units (§3.2.3): the two differ only when
+//     U+E000–U+FFFF meets U+10000 and up.
 //   - Numbers are integers only: an optional minus sign and digits, no
 //     fraction, no exponent, no leading zeros. "-0" is written "0". Integers
 //     are kept exactly as their digits, of any magnitude up to MaxDigits

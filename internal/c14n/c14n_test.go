@@ -62,6 +62,37 @@ func TestMarshalRejectsFloats(t *testing.T) {
 	}
 }
 
+// c14n v1 sorts keys by code point; RFC 8785's UTF-16 order would give
+// z, 😀, U+E000, ﬁ. Every way into the canonical bytes is checked.
+func TestKeyOrderCodePoint(t *testing.T) {
+	const want = "{\"z\":4,\"\ue000\":3,\"ﬁ\":2,\"😀\":1}"
+	check := func(how string, got []byte, err error) {
+		t.Helper()
+		if err != nil || string(got) != want {
+			t.Errorf("%s: got %+q, %v; want %+q", how, got, err, want)
+		}
+	}
+	got, err := Canonicalize([]byte(`{"😀":1,"ﬁ":2,"\ue000":3,"z":4}`))
+	check("Canonicalize", got, err)
+	m := map[string]int{"😀": 1, "ﬁ": 2, "\ue000": 3, "z": 4}
+	got, err = Marshal(m)
+	check("Marshal map", got, err)
+	// A struct tag must be letters: U+1D400 and U+FF21 stand in for 😀 and U+E000.
+	s := struct {
+		Bold      int `json:"𝐀"`
+		Ligature  int `json:"ﬁ"`
+		FullWidth int `json:"Ａ"`
+		Z         int `json:"z"`
+	}{1, 2, 3, 4}
+	got, err = Marshal(s)
+	if want := `{"z":4,"ﬁ":2,"Ａ":3,"𝐀":1}`; err != nil || string(got) != want {
+		t.Errorf("Marshal struct: got %+q, %v; want %+q", got, err, want)
+	}
+	var b bytes.Buffer
+	err = Encode(&b, m)
+	check("Encode", b.Bytes(), err)
+}
+
 func TestFingerprint(t *testing.T) {
 	got := Fingerprint([]byte("abc"))
 	if got != "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" || !IsFingerprint(got) {
@@ -90,6 +121,7 @@ func TestProfile(t *testing.T) {
 		} `json:"text_normalization"`
 		Canon struct {
 			Name      string `json:"name"`
+			KeyOrder  string `json:"key_order"`
 			MaxDigits int    `json:"max_integer_digits"`
 			MaxDepth  int    `json:"max_depth"`
 		} `json:"canonicalization"`
@@ -98,7 +130,7 @@ func TestProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	if doc.Profile != ProfileName || doc.Coord.Name != CoordinateProfile || doc.Text.Name != TextNormalization ||
-		doc.Canon.Name != Version || doc.Canon.MaxDigits != MaxDigits || doc.Canon.MaxDepth != MaxDepth {
+		doc.Canon.Name != Version || doc.Canon.KeyOrder != KeyOrder || doc.Canon.MaxDigits != MaxDigits || doc.Canon.MaxDepth != MaxDepth {
 		t.Errorf("profile disagrees with the code: %+v", doc)
 	}
 	if !IsFingerprint(ProfileSHA256()) {

@@ -1,7 +1,6 @@
 package c14n
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -310,36 +309,13 @@ func (p *parser) hex4() (rune, error) {
 	return r, nil
 }
 
-// sortMembers orders members by key as UTF-16 code units (RFC 8785).
+// sortMembers orders members by key in code point order (c14n v1).
 func sortMembers(ms []Member) {
 	slices.SortFunc(ms, func(a, b Member) int { return CompareKeys(a.Key, b.Key) })
 }
 
-// CompareKeys orders two valid UTF-8 keys as sequences of UTF-16 code
-// units (RFC 8785 §3.2.3), without converting them. UTF-8 byte order is
-// code point order, and code point order is UTF-16 order except for one
-// pair of ranges: a supplementary code point (U+10000 and up, a surrogate
-// pair D800–DFFF in UTF-16, lead byte F0–F4 in UTF-8) sorts before
-// U+E000–U+FFFF (lead byte EE or EF) in UTF-16 and after it in code point
-// order. At the first differing byte, both keys are at the same point
-// inside one code point (the prefix before it is shared), so either both
-// bytes are continuation bytes of one lead byte (byte order holds) or both
-// are lead bytes, and only the lead bytes EE–EF against F0–F4 swap.
-func CompareKeys(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	if i == n {
-		return cmp.Compare(len(a), len(b))
-	}
-	ca, cb := a[i], b[i]
-	if ca >= 0xEE && cb >= 0xEE && (ca >= 0xF0) != (cb >= 0xF0) {
-		if ca >= 0xF0 {
-			return -1
-		}
-		return 1
-	}
-	return cmp.Compare(ca, cb)
-}
+// CompareKeys orders two valid UTF-8 keys by Unicode code point, as c14n v1
+// sorts object members (not RFC 8785's UTF-16 code units, which put
+// U+10000 and up before U+E000–U+FFFF). UTF-8 byte order is code point
+// order, so the keys compare as bytes, without decoding.
+func CompareKeys(a, b string) int { return strings.Compare(a, b) }

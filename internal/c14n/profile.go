@@ -12,6 +12,7 @@ const ProfileName = "ethos-deterministic-v1"
 const (
 	CoordinateProfile = "ethos_quantized_top_left_v1"
 	TextNormalization = "ethos_collapse_whitespace_v1"
+	KeyOrder          = "unicode_code_points" // CompareKeys
 )
 
 //go:embed ethos-deterministic-v1.json
