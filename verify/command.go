@@ -30,26 +30,51 @@ const (
 )
 
 // CodedError is a coded failure: its Error() is the canonical JSON line
-// {"error":{"code":…,"message":…}}.
+// {"error":{"code":…,"detail":…,"message":…}}. Code and Message are stable
+// (SPEC.md §6.4: one message per code); Detail says what failed this time
+// (file names, offsets, validator text) and is for people, not parsers.
 type CodedError struct {
 	Exit    int
 	Code    string
 	Message string
+	Detail  string
 }
 
 func (e *CodedError) ExitCode() int { return e.Exit }
 
 func (e *CodedError) Error() string {
-	b, err := c14n.Marshal(map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}})
+	m := map[string]string{"code": e.Code, "message": e.Message}
+	if e.Detail != "" {
+		m["detail"] = e.Detail
+	}
+	b, err := c14n.Marshal(map[string]any{"error": m})
 	if err != nil {
-		return `{"error":{"code":"internal_error","message":"cannot encode error"}}`
+		return `{"error":{"code":"internal_error","message":"internal failure"}}`
 	}
 	return string(b)
 }
 
-// Coded builds a CodedError.
+// CodedMessages is the one stable message of each code (docs/DECISIONS.md,
+// "Evidence layer", has the table).
+var CodedMessages = map[string]string{
+	"internal_error":        "internal failure",
+	"io_error":              "a file could not be read or written",
+	"invalid_source":        "the source document is not valid",
+	"invalid_citations":     "the citations are not valid",
+	"invalid_report":        "the verification report is not valid",
+	"evidence_ungrounded":   "not all evidence is grounded",
+	"invalid_evidence_refs": "the evidence refs are not valid",
+	"evidence_unbound":      "not all evidence refs are bound",
+}
+
+// Coded builds a CodedError: the code's stable message, the formatted text
+// as its detail (TestCodedMessages keeps every code used with a message).
 func Coded(exit int, code, format string, a ...any) error {
-	return &CodedError{exit, code, fmt.Sprintf(format, a...)}
+	msg, ok := CodedMessages[code]
+	if !ok {
+		msg = code
+	}
+	return &CodedError{Exit: exit, Code: code, Message: msg, Detail: fmt.Sprintf(format, a...)}
 }
 
 // Command is `sieve verify DOC --citations FILE`.
@@ -124,13 +149,14 @@ func CheckFormat(f string) error {
 	return cliutil.Usagef("unknown --grounding %q (auto, ethos-document, sieve-graph, opendataloader-json)", f)
 }
 
-// LoadFile reads a grounding source, as a coded failure when it cannot.
+// LoadFile reads a grounding source (with the security report beside it,
+// loadBeside), as a coded failure when it cannot.
 func LoadFile(format, path string) (GroundingSource, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, Coded(ExitIO, "io_error", "cannot read %s: %v", path, err)
 	}
-	src, err := Load(format, b)
+	src, err := loadBeside(format, path, b)
 	if err != nil {
 		return nil, Coded(ExitInvalidSource, "invalid_source", "%v", err)
 	}

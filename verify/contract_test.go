@@ -87,13 +87,13 @@ func TestContract(t *testing.T) {
 				{Claim{Kind: KindQuote, Text: first}, StatusGrounded},
 				{Claim{Kind: KindPresence, Text: strings.ToUpper(word)}, StatusGrounded},
 				{Claim{Kind: KindQuote, Text: "words that are on no page anywhere"}, StatusNotFound},
-				{Claim{Kind: KindQuote, Text: first, Locator: &Locator{Page: "p0099"}}, StatusError},
-				{Claim{Kind: KindQuote, Text: first, Locator: &Locator{Element: "e999999"}}, StatusError},
+				{Claim{Kind: KindQuote, Text: first, Locator: &Locator{Page: "p0099"}}, StatusNotFound},
+				{Claim{Kind: KindQuote, Text: first, Locator: &Locator{Element: "e999999"}}, StatusNotFound},
 				{Claim{Kind: KindRegion, Text: word, Locator: &Locator{Page: "p0001", BBox: []int{0, 0, 10, 10}}}, StatusCapabilityBlocked},
 				{Claim{Kind: "sentiment", Text: first}, StatusUnsupported},
 				{Claim{Kind: KindOther, Text: first}, StatusGrounded},
 				{Claim{Kind: KindTableCell, Text: "x", Locator: &Locator{Table: "t0001", Row: ptr(-1), Column: ptr(0)}}, StatusError},
-				{Claim{Kind: KindTableCell, Text: "x", Locator: &Locator{Table: "t0001", Row: ptr(99), Column: ptr(0)}}, StatusError},
+				{Claim{Kind: KindTableCell, Text: "x", Locator: &Locator{Table: "t0001", Row: ptr(99), Column: ptr(0)}}, StatusNotFound},
 			}
 			for i, c := range cases {
 				if got := v.Check(i+1, c.claim); got.Status != c.status {
@@ -151,7 +151,7 @@ func TestLatentQuoteIsNotGrounded(t *testing.T) {
 	if c := r.Checks[0]; c.Status != StatusNotFound || c.Reason != LatentOnly {
 		t.Errorf("check %+v", c)
 	}
-	if len(r.Warnings) != 1 || r.Warnings[0].Code != "latent_text_cited" || r.AllEvidenceGrounded {
+	if len(r.Warnings) != 2 || r.Warnings[0].Code != "latent_text_cited" || r.Warnings[1].Code != WarningSecurityFindings || r.AllEvidenceGrounded {
 		t.Errorf("report %+v", r)
 	}
 }
@@ -160,7 +160,7 @@ func TestValues(t *testing.T) {
 	s, _ := FromOpenDataLoader(read(t, "testdata/odl.json"))
 	v := New(s)
 	for val, want := range map[string]string{"1200": StatusGrounded, "$1,200": StatusGrounded, "USD 1200": StatusGrounded,
-		"12%": StatusGrounded, "12 percent": StatusGrounded, "1,300": StatusNotFound, "€1,200": StatusGrounded, "twelve": StatusError} {
+		"12%": StatusGrounded, "12 percent": StatusGrounded, "1,300": StatusNotFound, "€1,200": StatusMismatch, "twelve": StatusError} {
 		if got := v.Check(1, Claim{Kind: KindValue, Value: val}); got.Status != want {
 			t.Errorf("%q: %s (%s), want %s", val, got.Status, got.Reason, want)
 		}

@@ -85,7 +85,7 @@ func regionOf(s GroundingSource, el string) string {
 
 // TestLocatorsFailClosed: for every text claim kind and every locator
 // field, a claim located where its text is not is a mismatch that names
-// where the text is, a claim located at nothing is an error that names the
+// where the text is, a claim located at nothing is not_found and names the
 // field, and a claim located where its text is is grounded.
 func TestLocatorsFailClosed(t *testing.T) {
 	for name, s := range locatorSources(t) {
@@ -101,17 +101,17 @@ func TestLocatorsFailClosed(t *testing.T) {
 				field        string
 				right, wrong *Locator // nil: not applicable to this source
 				nothing      *Locator
-				nothingIs    string // error, or capability_blocked where the source cannot follow the field
+				nothingIs    string // not_found, error for a box off the page, capability_blocked where the source cannot follow the field
 			}
 			locs := []loc{
-				{"page", &Locator{Page: ea.PageRef}, ifThen(eb.PageRef != ea.PageRef, &Locator{Page: eb.PageRef}), &Locator{Page: "p0099"}, StatusError},
-				{"element", &Locator{Element: ea.ID}, &Locator{Element: eb.ID}, &Locator{Element: "e999999"}, StatusError},
-				{"section", ifThen(ea.SectionID != "", &Locator{Section: ea.SectionID}), ifThen(eb.SectionID != ea.SectionID && eb.SectionID != "", &Locator{Section: eb.SectionID}), &Locator{Section: "s_nowhere"}, StatusError},
-				{"span", ifThen(spanOf(s, ea.ID) != "", &Locator{Span: spanOf(s, ea.ID)}), ifThen(spanOf(s, eb.ID) != "", &Locator{Span: spanOf(s, eb.ID)}), &Locator{Span: "s999999"}, StatusError},
-				{"region", ifThen(regionOf(s, ea.ID) != "", &Locator{Region: regionOf(s, ea.ID)}), ifThen(regionOf(s, eb.ID) != "", &Locator{Region: regionOf(s, eb.ID)}), &Locator{Region: "r9999"}, StatusError},
-				{"table", nil, ifThen(len(s.Tables()) > 0, &Locator{Table: firstTable(s)}), &Locator{Table: "t0099"}, StatusError},
+				{"page", &Locator{Page: ea.PageRef}, ifThen(eb.PageRef != ea.PageRef, &Locator{Page: eb.PageRef}), &Locator{Page: "p0099"}, StatusNotFound},
+				{"element", &Locator{Element: ea.ID}, &Locator{Element: eb.ID}, &Locator{Element: "e999999"}, StatusNotFound},
+				{"section", ifThen(ea.SectionID != "", &Locator{Section: ea.SectionID}), ifThen(eb.SectionID != ea.SectionID && eb.SectionID != "", &Locator{Section: eb.SectionID}), &Locator{Section: "s_nowhere"}, ifStatus(len(s.Sections()) > 0, StatusNotFound, StatusCapabilityBlocked)},
+				{"span", ifThen(spanOf(s, ea.ID) != "", &Locator{Span: spanOf(s, ea.ID)}), ifThen(spanOf(s, eb.ID) != "", &Locator{Span: spanOf(s, eb.ID)}), &Locator{Span: "s999999"}, StatusNotFound},
+				{"region", ifThen(regionOf(s, ea.ID) != "", &Locator{Region: regionOf(s, ea.ID)}), ifThen(regionOf(s, eb.ID) != "", &Locator{Region: regionOf(s, eb.ID)}), &Locator{Region: "r9999"}, StatusNotFound},
+				{"table", nil, ifThen(len(s.Tables()) > 0, &Locator{Table: firstTable(s)}), &Locator{Table: "t0099"}, StatusNotFound},
 				{"bbox", ifThen(boxes && ea.BBox != nil, &Locator{Page: ea.PageRef, BBox: boxSlice(ea.BBox)}), ifThen(boxes && eb.BBox != nil, &Locator{Page: eb.PageRef, BBox: boxSlice(eb.BBox)}), &Locator{Page: ea.PageRef, BBox: []int{0, 0, 100000, 100000}}, ifStatus(boxes, StatusError, StatusCapabilityBlocked)},
-				{"page+element", nil, nil, ifThen(eb.PageRef != ea.PageRef, &Locator{Page: eb.PageRef, Element: ea.ID}), StatusError},
+				{"page+element", nil, nil, ifThen(eb.PageRef != ea.PageRef, &Locator{Page: eb.PageRef, Element: ea.ID}), StatusNotFound},
 			}
 			for _, kind := range []string{KindQuote, KindPresence, KindOther} {
 				for _, l := range locs {
@@ -177,15 +177,16 @@ func TestValueAndCellLocators(t *testing.T) {
 			status string
 			reason string
 		}{
-			// The fixture's revenue line is on page 1; the value located on page 2 is stated only outside.
-			{Claim{Kind: KindValue, Value: "$1,200", Locator: &Locator{Page: "p0002"}}, StatusMismatch, "outside"},
-			{Claim{Kind: KindValue, Value: "$1,200", Locator: &Locator{Page: "p0001"}}, StatusGrounded, ""},
-			{Claim{Kind: KindValue, Value: "$1,200", Locator: &Locator{Section: "s_nowhere"}}, StatusError, "section"},
-			{Claim{Kind: KindValue, Value: "$1,200", Locator: &Locator{Span: "s999999"}}, StatusError, "span"},
-			{Claim{Kind: KindTableCell, Text: "North", Locator: &Locator{Table: "t0001", Row: intp(1), Column: intp(0), Page: "p0002"}}, StatusError, "page"},
-			{Claim{Kind: KindTableCell, Text: "North", Locator: &Locator{Table: "t0001", Row: intp(1), Column: intp(0), Section: "s_nowhere"}}, StatusError, "section"},
-			{Claim{Kind: KindTableCell, Text: "North", Locator: &Locator{Table: "t0001", Row: intp(99), Column: intp(0)}}, StatusError, "row 99"},
-			{Claim{Kind: KindRegion, Text: "Quarterly", Locator: &Locator{Region: "r9999"}}, StatusError, "region"},
+			// The fixture's table (1,200 in a cell) is on page 1; the value located on page 2 is stated only outside.
+			{Claim{Kind: KindValue, Value: "1,200", Locator: &Locator{Page: "p0002"}}, StatusMismatch, "outside"},
+			{Claim{Kind: KindValue, Value: "1,200", Locator: &Locator{Page: "p0001"}}, StatusGrounded, ""},
+			{Claim{Kind: KindValue, Value: "$1,200", Locator: &Locator{Page: "p0001"}}, StatusMismatch, "claimed unit"},
+			{Claim{Kind: KindValue, Value: "1,200", Locator: &Locator{Section: "s_nowhere"}}, StatusNotFound, "section"},
+			{Claim{Kind: KindValue, Value: "1,200", Locator: &Locator{Span: "s999999"}}, StatusNotFound, "span"},
+			{Claim{Kind: KindTableCell, Text: "North", Locator: &Locator{Table: "t0001", Row: intp(1), Column: intp(0), Page: "p0002"}}, StatusNotFound, "page"},
+			{Claim{Kind: KindTableCell, Text: "North", Locator: &Locator{Table: "t0001", Row: intp(1), Column: intp(0), Section: "s_nowhere"}}, StatusNotFound, "section"},
+			{Claim{Kind: KindTableCell, Text: "North", Locator: &Locator{Table: "t0001", Row: intp(99), Column: intp(0)}}, StatusNotFound, "row 99"},
+			{Claim{Kind: KindRegion, Text: "Quarterly", Locator: &Locator{Region: "r9999"}}, StatusNotFound, "region"},
 			{Claim{Kind: KindRegion, Text: "Quarterly", Locator: &Locator{Page: "p0001", BBox: []int{0, 0, 700, 900}}}, StatusError, "bbox"},
 		}
 		for _, c := range cases {

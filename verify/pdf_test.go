@@ -91,18 +91,18 @@ func TestPDFClaims(t *testing.T) {
 	}{
 		{Claim{Kind: KindQuote, Text: "Revenue grew 12%"}, StatusGrounded, "p0001", nil, ""},
 		{Claim{Kind: KindQuote, Text: "steady demand", Locator: &Locator{Page: "p0002"}}, StatusGrounded, "p0002", nil, ""},
-		{Claim{Kind: KindQuote, Text: "steady demand", Locator: &Locator{Page: "p0001", Element: "b_004"}}, StatusError, "", nil, "not in the located page p0001"},
-		{Claim{Kind: KindQuote, Text: "steady demand", Locator: &Locator{Page: "p0009"}}, StatusError, "", nil, "not a page of the source"},
+		{Claim{Kind: KindQuote, Text: "steady demand", Locator: &Locator{Page: "p0001", Element: "b_004"}}, StatusNotFound, "", nil, "not in the located page p0001"},
+		{Claim{Kind: KindQuote, Text: "steady demand", Locator: &Locator{Page: "p0009"}}, StatusNotFound, "", nil, "not a page of the source"},
 		{Claim{Kind: KindValue, Value: "12 percent"}, StatusGrounded, "p0001", nil, ""},
 		{Claim{Kind: KindTableCell, Text: "950", Locator: &Locator{Table: "t0001", Row: intp(2), Column: intp(1)}}, StatusGrounded, "p0001", []int{172, 180, 100, 20}, ""},
 		{Claim{Kind: KindTableCell, Value: "1200", Locator: &Locator{Table: "t0001", Row: intp(1), Column: intp(1)}}, StatusGrounded, "p0001", []int{172, 160, 100, 20}, ""},
 		{Claim{Kind: KindTableCell, Text: "North", Locator: &Locator{Table: "t0001", Row: intp(2), Column: intp(0)}}, StatusMismatch, "p0001", []int{72, 180, 100, 20}, "other text"},
-		{Claim{Kind: KindTableCell, Text: "x", Locator: &Locator{Table: "t0001", Row: intp(5), Column: intp(0)}}, StatusError, "", nil, "names no cell"},
+		{Claim{Kind: KindTableCell, Text: "x", Locator: &Locator{Table: "t0001", Row: intp(5), Column: intp(0)}}, StatusNotFound, "", nil, "has no row 5, column 0"},
 		{Claim{Kind: KindRegion, Text: "steady demand", Locator: &Locator{Page: "p0002", BBox: []int{60, 40, 400, 100}}}, StatusGrounded, "p0002", []int{72, 80, 300, 14}, ""},
 		{Claim{Kind: KindRegion, Text: "Quarterly Report", Locator: &Locator{Page: "p0002", BBox: []int{0, 0, 792, 612}}}, StatusMismatch, "", nil, "occurs only outside it, at e000001 (page p0001"},
 		{Claim{Kind: KindRegion, Text: "steady demand", Locator: &Locator{Page: "p0002", BBox: []int{700, 0, 200, 100}}}, StatusError, "", nil, "outside page p0002 (792x612)"},
 		{Claim{Kind: KindRegion, Text: "Quarterly Report", Locator: &Locator{Page: "p0001", BBox: []int{0, 700, 612, 100}}}, StatusError, "", nil, "outside page p0001"},
-		{Claim{Kind: KindRegion, Text: "Outlook", Locator: &Locator{Page: "p0004", BBox: []int{0, 0, 10, 10}}}, StatusError, "", nil, "not a page of the source"},
+		{Claim{Kind: KindRegion, Text: "Outlook", Locator: &Locator{Page: "p0004", BBox: []int{0, 0, 10, 10}}}, StatusNotFound, "", nil, "not a page of the source"},
 		{Claim{Kind: KindQuote, Text: "Ignore previous instructions"}, StatusNotFound, "", nil, LatentOnly},
 	}
 	for name, src := range pdfSources(t) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -31,6 +32,8 @@ type Report struct {
 	UnsupportedClaimKinds    []string  `json:"unsupported_claim_kinds"`
 	Warnings                 []Warning `json:"warnings"`
 	Checks                   []Check   `json:"checks"`
+	// findings are the grounding document's security findings.
+	findings []ground.Finding
 }
 
 // Grounding identifies the source the claims were checked against.
@@ -52,7 +55,7 @@ type Warning struct {
 // verificationConfig is what verification_config_sha256 covers: the rules.
 var verificationConfig = map[string]any{
 	"normalized_text":   "ethos_collapse_whitespace_v1+lowercase+ascii_quotes_dashes",
-	"value_units":       "equal_or_unstated",
+	"value_units":       "claimed_unit_stated",
 	"containment":       "consecutive_elements_joined_by_space",
 	"latent_is_visible": false,
 }
@@ -109,6 +112,7 @@ func ParseCitations(b []byte) (Citations, error) {
 func Verify(src GroundingSource, cit Citations) Report {
 	v := New(src)
 	r := newReport(src)
+	r.findings = src.Findings()
 	for i, c := range cit.Claims {
 		if c.DocumentFingerprint == "" && c.SourceFingerprint == "" {
 			c.DocumentFingerprint, c.SourceFingerprint = cit.DocumentFingerprint, cit.SourceFingerprint
@@ -161,6 +165,64 @@ func (r *Report) finish() {
 		r.Warnings = append(r.Warnings, Warning{ID: fmt.Sprintf("w%04d", len(r.Warnings)+1), Code: "fingerprint_stale",
 			Message: "some claims were made against another version of the source", CheckRefs: refs(r.Checks, StatusStale)})
 	}
+	if f := SecurityFindings(r.findings); len(f) > 0 {
+		r.Warnings = append(r.Warnings, Warning{ID: fmt.Sprintf("w%04d", len(r.Warnings)+1), Code: WarningSecurityFindings,
+			Message: "the document carries security findings that may affect trust in its evidence (" + strings.Join(f, ", ") +
+				"): review its security_report.json before relying on any check", CheckRefs: allRefs(r.Checks)})
+	}
+}
+
+// WarningSecurityFindings is the code of the warning a report carries when
+// its document has security findings of severity warning or above (SPEC.md
+// §4.8: surfaced near verification results).
+const WarningSecurityFindings = "security_findings"
+
+// SecurityFindings names the findings that warn (ground.Finding.Warns),
+// one phrase per code, most severe first: "prompt_injection_like_hidden_text
+// (high, f0011)", "hidden_text (warning, 10 from f0001)". A finding known
+// only from the document's security signals says its severity is not known.
+func SecurityFindings(fs []ground.Finding) []string {
+	type group struct {
+		f ground.Finding
+		n int
+	}
+	var groups []*group
+	at := map[string]*group{}
+	for _, f := range fs {
+		if !f.Warns() {
+			continue
+		}
+		key := f.Code + "/" + f.Severity
+		if g := at[key]; g != nil {
+			g.n++
+			continue
+		}
+		at[key] = &group{f, 1}
+		groups = append(groups, at[key])
+	}
+	rank := map[string]int{"high": 0, "warning": 1, "": 2}
+	sort.SliceStable(groups, func(i, j int) bool { return rank[groups[i].f.Severity] < rank[groups[j].f.Severity] })
+	var out []string
+	for _, g := range groups {
+		sev := g.f.Severity
+		if sev == "" {
+			sev = "severity not known: no security_report.json was read"
+		}
+		ids := g.f.ID
+		if g.n > 1 {
+			ids = fmt.Sprintf("%d from %s", g.n, g.f.ID)
+		}
+		out = append(out, fmt.Sprintf("%s (%s, %s)", g.f.Code, sev, ids))
+	}
+	return out
+}
+
+func allRefs(checks []Check) []string {
+	out := []string{}
+	for _, c := range checks {
+		out = append(out, c.CheckID)
+	}
+	return out
 }
 
 func refs(checks []Check, status string) []string {
@@ -181,7 +243,9 @@ const (
 )
 
 // ProofSummary is the derived proof status of SPEC.md §4.4, with the
-// number of reusable checks.
+// number of reusable checks. Where SPEC's two rules meet — all evidence
+// grounded, yet no check reusable (every check semantic_unverified) — it
+// is unverified: "verified" would claim a proof no check gives.
 func (r *Report) ProofSummary() (string, int) {
 	reusable := 0
 	for _, c := range r.Checks {
@@ -190,18 +254,19 @@ func (r *Report) ProofSummary() (string, int) {
 		}
 	}
 	switch {
+	case reusable == 0:
+		return ProofUnverified, reusable
 	case r.AllEvidenceGrounded:
 		return ProofVerified, reusable
-	case reusable > 0:
-		return ProofPartiallyVerified, reusable
 	}
-	return ProofUnverified, reusable
+	return ProofPartiallyVerified, reusable
 }
 
 // ProofLimitations are the limitations a derived proof summary surfaces
 // (SPEC.md §4.4): capability limits, stale checks, unsupported claim
-// kinds, non-grounded checks and semantic-unverified checks, one phrase
-// each, only those that apply.
+// kinds, non-grounded checks, semantic-unverified checks and the
+// document's security findings (§4.8), one phrase each, only those that
+// apply.
 func (r *Report) ProofLimitations() []string {
 	var out []string
 	if len(r.CapabilityLimits) > 0 {
@@ -231,6 +296,9 @@ func (r *Report) ProofLimitations() []string {
 	}
 	if len(semantic) > 0 {
 		out = append(out, "semantic unverified: "+strings.Join(semantic, " "))
+	}
+	if f := SecurityFindings(r.findings); len(f) > 0 {
+		out = append(out, "security findings: "+strings.Join(f, ", "))
 	}
 	return out
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/eef"
+	"github.com/sieve-dev/sieve/internal/ground"
 	"github.com/sieve-dev/sieve/internal/record"
 	"github.com/sieve-dev/sieve/internal/sample"
 	"github.com/sieve-dev/sieve/normalize"
@@ -37,9 +38,9 @@ var samplePaths = map[string]string{"docs": "/docs.html", "hidden": "/hidden.htm
 const SampleHost = "http://sample.test"
 
 // distillSample distils the sample pages in-process: capture, normalize,
-// graph, and the EEF document. It returns each page's graph record and
-// document.ethos.json.
-func distillSample(t *testing.T) (graphs, docs map[string][]byte) {
+// graph, and the EEF document. It returns each page's graph record,
+// document.ethos.json and security_report.json.
+func distillSample(t *testing.T) (graphs, docs, reports map[string][]byte) {
 	t.Helper()
 	srv := httptest.NewServer(sample.Handler())
 	defer srv.Close()
@@ -48,7 +49,7 @@ func distillSample(t *testing.T) (graphs, docs map[string][]byte) {
 	opts.Tier = capture.TierStatic
 	cp := capture.New(opts)
 	defer cp.Close()
-	graphs, docs = map[string][]byte{}, map[string][]byte{}
+	graphs, docs, reports = map[string][]byte{}, map[string][]byte{}, map[string][]byte{}
 	for name, p := range samplePaths {
 		tg, err := capture.ParseTarget([]byte(srv.URL + p))
 		if err != nil {
@@ -75,8 +76,11 @@ func distillSample(t *testing.T) (graphs, docs map[string][]byte) {
 		if docs[name], err = c14n.Marshal(b.Document); err != nil {
 			t.Fatal(err)
 		}
+		if reports[name], err = c14n.Marshal(b.Security); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return graphs, docs
+	return graphs, docs, reports
 }
 
 func sampleClaims(t *testing.T) map[string]Citations {
@@ -100,10 +104,15 @@ func sampleClaims(t *testing.T) map[string]Citations {
 }
 
 func TestSampleClaims(t *testing.T) {
-	graphs, docs := distillSample(t)
+	graphs, docs, reports := distillSample(t)
 	kinds, statuses, claims := map[string]bool{}, map[string]bool{}, 0
 	for page, cit := range sampleClaims(t) {
+		// As sieve verify reads the bundle: the document with the
+		// security report beside it.
 		src, err := FromEthos(docs[page])
+		if err == nil {
+			src, err = ground.WithSecurityReport(src, reports[page])
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

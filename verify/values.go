@@ -401,9 +401,12 @@ func date(y, m, d string) (string, bool) {
 	return s, err == nil
 }
 
-// sameValue: equal keys, and units equal or one of them unstated.
-func sameValue(a, b value) bool {
-	return a.key == b.key && (a.unit == b.unit || a.unit == "" || b.unit == "")
+// sameValue: the claimed value want is the value have: equal keys, and
+// the unit want states (a currency, %) stated with have too. A claim
+// without a unit matches the number with any unit; a bare number in the
+// document does not ground "$120" or "120%".
+func sameValue(want, have value) bool {
+	return want.key == have.key && (want.unit == "" || want.unit == have.unit)
 }
 
 // valueIndex maps a value key to the elements that state it.

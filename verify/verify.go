@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/ground"
 )
 
@@ -54,10 +55,11 @@ type Claim struct {
 }
 
 // Locator points into a source (SPEC.md §4.3, §7). Every field given
-// narrows the search (ground.Locator). Element accepts our id (e000012) or
-// the source's native id (a sieve block id, b_012); section is a sieve
-// section id; span and region are native span (s%06d) and region (r%04d)
-// ids. Row and column (0-based) locate a cell of the table.
+// narrows the search, for every claim kind (ground.Locator). Element
+// accepts our id (e000012) or the source's native id (a sieve block id,
+// b_012); section is a sieve section id; span and region are native span
+// (s%06d) and region (r%04d) ids. Row and column (0-based) narrow the
+// table to a row, a column or, together, a cell.
 type Locator struct {
 	Page    string `json:"page,omitempty"`
 	Element string `json:"element,omitempty"`
@@ -74,7 +76,8 @@ func (l *Locator) ground() ground.Locator {
 	if l == nil {
 		return ground.Locator{}
 	}
-	return ground.Locator{Page: l.Page, Section: l.Section, Element: l.Element, Span: l.Span, Table: l.Table, Region: l.Region, BBox: l.BBox}
+	return ground.Locator{Page: l.Page, Section: l.Section, Element: l.Element, Span: l.Span, Table: l.Table,
+		Row: l.Row, Column: l.Column, Region: l.Region, BBox: l.BBox}
 }
 
 // Check is one verdict.
@@ -134,6 +137,11 @@ func (v *Verifier) Check(n int, c Claim) Check {
 }
 
 func (v *Verifier) check(c Claim) Check {
+	for _, fp := range []string{c.DocumentFingerprint, c.SourceFingerprint} {
+		if fp != "" && !c14n.IsFingerprint(fp) {
+			return Check{Status: StatusError, Reason: fmt.Sprintf("the claim's fingerprint %q is not sha256:<64 lowercase hex>", fp)}
+		}
+	}
 	if stale, reason := v.x.Freshness(c.DocumentFingerprint, c.SourceFingerprint); reason != "" {
 		if stale {
 			return Check{Status: StatusStale, Reason: reason}
@@ -155,17 +163,36 @@ func (v *Verifier) check(c Claim) Check {
 	return Check{Status: StatusUnsupported, Reason: fmt.Sprintf("claim kind %q is not a v1 claim kind", c.Kind)}
 }
 
-// scope resolves a claim's locator; a locator that names nothing is an
-// error, one the source cannot follow is capability_blocked.
+// scope resolves a claim's locator, failing closed: a well-formed locator
+// that names nothing in the source is not_found (the evidence is not
+// there), a malformed one is an error, one the source cannot follow is
+// capability_blocked.
 func (v *Verifier) scope(c Claim) (ground.Scope, *Check) {
 	sc, err := v.x.Resolve(c.Locator.ground())
-	if err != nil {
-		if err.Blocked {
-			return sc, &Check{Status: StatusCapabilityBlocked, Reason: err.Reason}
-		}
-		return sc, &Check{Status: StatusError, Reason: err.Reason}
+	switch {
+	case err == nil:
+		return sc, nil
+	case err.Blocked:
+		return sc, &Check{Status: StatusCapabilityBlocked, Reason: err.Reason}
+	case err.Absent:
+		return sc, &Check{Status: StatusNotFound, Reason: err.Reason}
 	}
-	return sc, nil
+	return sc, &Check{Status: StatusError, Reason: err.Reason}
+}
+
+// located is the evidence of elements first..last in scope: with located
+// cells, the table and (for one cell) the cell's box.
+func (v *Verifier) located(sc ground.Scope, first, last int) *Evidence {
+	ev := v.evidence(first, last)
+	if sc.Cells == nil || sc.Table == nil {
+		return ev
+	}
+	ev.TableRef = sc.Table.ID
+	if len(sc.Cells) == 1 && sc.Cells[0].BBox != nil {
+		b := sc.Cells[0].BBox
+		ev.BBox = []int{b.X, b.Y, b.W, b.H}
+	}
+	return ev
 }
 
 func (v *Verifier) evidence(first, last int) *Evidence {
@@ -196,7 +223,7 @@ func (v *Verifier) text(c Claim, what string) Check {
 		at = " in the located " + sc.Desc
 	}
 	if m, ok := v.x.FindIn(sc, c.Text); ok {
-		ck := Check{Status: StatusGrounded, MatchMethod: m.Method, Evidence: v.evidence(m.First, m.Last)}
+		ck := Check{Status: StatusGrounded, MatchMethod: m.Method, Evidence: v.located(sc, m.First, m.Last)}
 		switch m.Method {
 		case MethodExact:
 			ck.Reason = what + " occurs verbatim" + at
@@ -213,10 +240,23 @@ func (v *Verifier) text(c Claim, what string) Check {
 	if !sc.All {
 		if m, ok := v.x.FindText(c.Text); ok {
 			return Check{Status: StatusMismatch, MatchMethod: m.Method, Evidence: v.evidence(m.First, m.Last),
-				Reason: fmt.Sprintf("%s is not in the located %s; it occurs only outside it, at %s", what, sc.Desc, v.x.Where(m.First))}
+				Reason: fmt.Sprintf("%s is not in the located %s; it occurs only outside it, at %s", what, sc.Desc, v.where(sc, m.First, c.Text))}
 		}
 	}
 	return v.notFound(c.Text, what)
+}
+
+// where names element i for a reason; in the located table, the cell
+// that holds text.
+func (v *Verifier) where(sc ground.Scope, i int, text string) string {
+	if sc.Table != nil && v.src.Elements()[i].ID == sc.Table.ElementRef {
+		for _, c := range sc.Table.Cells {
+			if ground.NormText(c.Text) != "" && strings.Contains(ground.NormText(c.Text), ground.NormText(text)) {
+				return fmt.Sprintf("%s, row %d, column %d of table %s", v.x.Where(i), c.Row, c.Column, sc.Table.ID)
+			}
+		}
+	}
+	return v.x.Where(i)
 }
 
 // notFound says whether text occurs only in quarantined latent text,
@@ -249,29 +289,54 @@ func (v *Verifier) value(c Claim) Check {
 	if bad != nil {
 		return *bad
 	}
-	elsewhere, otherUnit := -1, false
+	elsewhere, otherUnit, otherUnitOutside := -1, -1, -1
 	for _, hit := range v.values[want.key] {
+		in := sc.Has(hit.el) && v.statesIn(sc, hit.el, want.key)
 		switch {
-		case sameValue(want, hit.v) && sc.Has(hit.el):
+		case sameValue(want, hit.v) && in:
 			reason := "the value is stated (compared after normalising separators, units and dates)"
 			if !sc.All {
 				reason = "the located " + sc.Desc + " states the value (compared after normalising separators, units and dates)"
 			}
-			return Check{Status: StatusGrounded, MatchMethod: MethodNormalized, Reason: reason, Evidence: v.evidence(hit.el, hit.el)}
-		case sameValue(want, hit.v) && elsewhere < 0:
+			return Check{Status: StatusGrounded, MatchMethod: MethodNormalized, Reason: reason, Evidence: v.located(sc, hit.el, hit.el)}
+		case sameValue(want, hit.v) && !in && elsewhere < 0:
 			elsewhere = hit.el
-		case sc.Has(hit.el):
-			otherUnit = true
+		case in && otherUnit < 0:
+			otherUnit = hit.el
+		case !in && otherUnitOutside < 0:
+			otherUnitOutside = hit.el
 		}
 	}
-	if elsewhere >= 0 {
+	switch {
+	case elsewhere >= 0:
 		return Check{Status: StatusMismatch, MatchMethod: MethodNormalized, Evidence: v.evidence(elsewhere, elsewhere),
 			Reason: fmt.Sprintf("the located %s does not state %q; it is stated only outside it, at %s", sc.Desc, c.Value, v.x.Where(elsewhere))}
-	}
-	if otherUnit {
-		return Check{Status: StatusMismatch, MatchMethod: MethodNormalized, Reason: "the number is stated, but with another unit"}
+	case otherUnit >= 0:
+		return Check{Status: StatusMismatch, MatchMethod: MethodNormalized, Evidence: v.located(sc, otherUnit, otherUnit),
+			Reason: fmt.Sprintf("the number is stated, but not with the claimed unit %q, at %s", want.unit, v.x.Where(otherUnit))}
+	case otherUnitOutside >= 0:
+		// The number is on the page, but neither in the located scope nor
+		// with the claimed unit: "does not occur" would be untrue.
+		return Check{Status: StatusMismatch, MatchMethod: MethodNormalized, Evidence: v.evidence(otherUnitOutside, otherUnitOutside),
+			Reason: fmt.Sprintf("the located %s does not state %q; the number is stated only outside it and not with the claimed unit %q, at %s", sc.Desc, c.Value, want.unit, v.x.Where(otherUnitOutside))}
 	}
 	return v.notFound(c.Value, "the value")
+}
+
+// statesIn reports whether element i's text, as the scope narrows it (a
+// span, located cells), still states a value with the key.
+func (v *Verifier) statesIn(sc ground.Scope, i int, key string) bool {
+	els := v.src.Elements()
+	t := sc.TextIn(els, i)
+	if t == els[i].Text {
+		return true
+	}
+	for _, w := range values(t) {
+		if w.key == key {
+			return true
+		}
+	}
+	return false
 }
 
 func (v *Verifier) tableCell(c Claim) Check {
@@ -282,39 +347,33 @@ func (v *Verifier) tableCell(c Claim) Check {
 	if l == nil || l.Table == "" || l.Row == nil || l.Column == nil {
 		return Check{Status: StatusError, Reason: "a table_cell claim needs locator.table, row and column"}
 	}
-	if *l.Row < 0 || *l.Column < 0 {
-		return Check{Status: StatusError, Reason: "a table_cell locator has a negative row or column"}
-	}
-	if _, bad := v.scope(c); bad != nil {
-		return *bad
-	}
-	t, _ := v.x.Table(l.Table)
 	want := c.Text
 	if want == "" {
 		want = c.Value
 	}
-	ev := &Evidence{PageRef: t.PageRef, ElementRefs: []string{t.ElementRef}, NativeRefs: []string{t.NativeID}, TableRef: t.ID}
-	for _, cell := range t.Cells {
-		if cell.Row != *l.Row || cell.Column != *l.Column {
-			continue
-		}
-		ev.Text = cell.Text
-		if cell.BBox != nil {
-			ev.BBox = []int{cell.BBox.X, cell.BBox.Y, cell.BBox.W, cell.BBox.H}
-		}
-		if cellHolds(cell.Text, want) {
-			return Check{Status: StatusGrounded, MatchMethod: MethodTableCell, Reason: "the cell holds the claimed text", Evidence: ev}
-		}
-		reason := "the cell holds other text"
-		for _, o := range t.Cells {
-			if cellHolds(o.Text, want) {
-				reason += fmt.Sprintf("; the claimed text is in table %s at row %d, column %d", t.ID, o.Row, o.Column)
-				break
-			}
-		}
-		return Check{Status: StatusMismatch, MatchMethod: MethodTableCell, Reason: reason, Evidence: ev}
+	if strings.TrimSpace(want) == "" {
+		return Check{Status: StatusError, Reason: "a table_cell claim needs text or value"}
 	}
-	return Check{Status: StatusError, MatchMethod: MethodTableCell, Reason: fmt.Sprintf("locator row %d, column %d names no cell of table %s", *l.Row, *l.Column, t.ID)}
+	sc, bad := v.scope(c)
+	if bad != nil {
+		return *bad
+	}
+	t, cell := sc.Table, sc.Cells[0]
+	ev := &Evidence{PageRef: t.PageRef, ElementRefs: []string{t.ElementRef}, NativeRefs: []string{t.NativeID}, TableRef: t.ID, Text: cell.Text}
+	if cell.BBox != nil {
+		ev.BBox = []int{cell.BBox.X, cell.BBox.Y, cell.BBox.W, cell.BBox.H}
+	}
+	if cellHolds(cell.Text, want) {
+		return Check{Status: StatusGrounded, MatchMethod: MethodTableCell, Reason: "the cell holds the claimed text", Evidence: ev}
+	}
+	reason := "the cell holds other text"
+	for _, o := range t.Cells {
+		if cellHolds(o.Text, want) {
+			reason += fmt.Sprintf("; the claimed text is in table %s at row %d, column %d", t.ID, o.Row, o.Column)
+			break
+		}
+	}
+	return Check{Status: StatusMismatch, MatchMethod: MethodTableCell, Reason: reason, Evidence: ev}
 }
 
 func cellHolds(cell, want string) bool {
@@ -341,16 +400,19 @@ func (v *Verifier) region(c Claim) Check {
 	if bad != nil {
 		return *bad
 	}
+	if strings.TrimSpace(c.Text) == "" {
+		return Check{Status: StatusError, Reason: "a region claim needs text"}
+	}
 	n := ground.NormText(c.Text)
 	els := v.src.Elements()
 	for _, i := range sc.Elements {
-		if strings.Contains(ground.NormText(els[i].Text), n) {
-			ev := v.evidence(i, i)
+		if strings.Contains(ground.NormText(sc.TextIn(els, i)), n) {
+			ev := v.located(sc, i, i)
 			ev.BBox = []int{els[i].BBox.X, els[i].BBox.Y, els[i].BBox.W, els[i].BBox.H}
 			return Check{Status: StatusGrounded, MatchMethod: MethodBox, Reason: "an element inside the region holds the text", Evidence: ev}
 		}
 	}
-	if m, ok := v.x.FindText(c.Text); ok && n != "" {
+	if m, ok := v.x.FindText(c.Text); ok {
 		return Check{Status: StatusMismatch, MatchMethod: MethodBox, Evidence: v.evidence(m.First, m.Last),
 			Reason: fmt.Sprintf("no element inside the located %s holds the text; it occurs only outside it, at %s", sc.Desc, v.x.Where(m.First))}
 	}

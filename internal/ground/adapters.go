@@ -125,6 +125,7 @@ func fromDocument(b []byte) (Source, error) {
 	for _, l := range doc.Payload.Latent {
 		s.latent = append(s.latent, l.Text)
 	}
+	s.findings = fromSignals(doc.Payload.SecuritySignals)
 	return s, validate(s.pages, s.elements, s.tables)
 }
 
@@ -173,6 +174,7 @@ func FromGraph(b []byte) (Source, error) {
 	}
 	src := s.(*source)
 	src.identity = Identity{Parser: "sieve", Version: version.Sieve, Format: FormatGraph}
+	src.findings = fromReport(bundle.Security.Findings)
 	return src, nil
 }
 

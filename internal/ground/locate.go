@@ -8,22 +8,24 @@ import (
 
 // Locator is where a claim or evidence ref says its evidence is (SPEC.md
 // §4.3, §7: page, element, span, table, region; sieve adds section, by
-// stable section id, and a box). Every field given narrows the search;
-// none is ever ignored. Row and column are a table cell's business and
-// are not part of it.
+// stable section id, row and column of the table, and a box). Every field
+// given narrows the search; none is ever ignored.
 type Locator struct {
 	Page    string
 	Section string
 	Element string // ours (e000012) or the source's native id
 	Span    string
 	Table   string
+	Row     *int // 0-based, of Table; with Column a cell, alone a row
+	Column  *int // 0-based, of Table; alone a column
 	Region  string
 	BBox    []int // [x, y, w, h], ethos_quantized_top_left_v1, on the located page
 }
 
 // Empty reports whether the locator names nothing at all.
 func (l Locator) Empty() bool {
-	return l.Page == "" && l.Section == "" && l.Element == "" && l.Span == "" && l.Table == "" && l.Region == "" && l.BBox == nil
+	return l.Page == "" && l.Section == "" && l.Element == "" && l.Span == "" && l.Table == "" &&
+		l.Row == nil && l.Column == nil && l.Region == "" && l.BBox == nil
 }
 
 // Scope is what a locator names: the elements the evidence must be in.
@@ -38,6 +40,10 @@ type Scope struct {
 	Box *Box
 	// Span narrows its element's text to the span's text.
 	Span *Span
+	// Table and Cells: a row or column narrows the table element's text
+	// to those cells (TextIn); Cells is nil when the locator names none.
+	Table *Table
+	Cells []Cell
 	// Desc says what the locator names, for reasons: "page p0002, section s-x".
 	Desc string
 }
@@ -51,20 +57,36 @@ func (s Scope) Has(i int) bool {
 	return ok
 }
 
-// LocateError is a locator that cannot be followed. Blocked is true when
-// the source lacks the capability (boxes) to follow it (capability_blocked
-// or capability_limited); otherwise the locator names nothing in the
-// source (error, fail closed). Field names the locator field at fault.
+// LocateError is a locator that cannot be followed, failing closed.
+// Blocked is true when the source lacks the capability (boxes, sections)
+// to follow it (capability_blocked or capability_limited). Absent is true
+// when the locator is well formed but names something the source does not
+// have (an unknown id, a row past the table, an element off the located
+// page): the evidence is not there (not_found). Neither is a malformed
+// locator (a negative row, a box off its page, a row without a table):
+// error. Field names the locator field at fault.
 type LocateError struct {
 	Field   string
 	Blocked bool
+	Absent  bool
 	Reason  string
 }
 
 func (e *LocateError) Error() string { return e.Reason }
 
+// nothing is a well-formed locator field that names nothing in the source.
 func nothing(field, format string, a ...any) *LocateError {
+	return &LocateError{Field: field, Absent: true, Reason: fmt.Sprintf(format, a...)}
+}
+
+// malformed is a locator field no source could satisfy.
+func malformed(field, format string, a ...any) *LocateError {
 	return &LocateError{Field: field, Reason: fmt.Sprintf(format, a...)}
+}
+
+// blocked is a locator field the source lacks the capability to follow.
+func blocked(field, format string, a ...any) *LocateError {
+	return &LocateError{Field: field, Blocked: true, Reason: fmt.Sprintf(format, a...)}
 }
 
 // Resolve follows a locator, field by field, failing closed: a field that
@@ -74,14 +96,14 @@ func (x *Index) Resolve(l Locator) (Scope, *LocateError) {
 	if l.Empty() {
 		return Scope{All: true, Desc: "the whole source"}, nil
 	}
-	r := resolver{x: x}
-	steps := []func(Locator) *LocateError{r.page, r.section, r.element, r.span, r.table, r.region, r.bbox}
+	r := resolver{x: x, cellsNamed: l.Row != nil || l.Column != nil}
+	steps := []func(Locator) *LocateError{r.page, r.section, r.element, r.span, r.table, r.region, r.bbox, r.cells}
 	for _, step := range steps {
 		if err := step(l); err != nil {
 			return Scope{}, err
 		}
 	}
-	sc := Scope{Elements: r.elements(), Page: r.pageID, Box: r.box, Span: r.spanOf, Desc: strings.Join(r.desc, ", ")}
+	sc := Scope{Elements: r.elements(), Page: r.pageID, Box: r.box, Span: r.spanOf, Table: r.tableOf, Cells: r.cellsOf, Desc: strings.Join(r.desc, ", ")}
 	if sc.Elements == nil {
 		sc.Elements = []int{}
 	}
@@ -89,13 +111,17 @@ func (x *Index) Resolve(l Locator) (Scope, *LocateError) {
 }
 
 type resolver struct {
-	x      *Index
-	cand   []int // nil before the first narrowing field
-	pageID string
-	box    *Box
-	spanOf *Span
-	desc   []string
-	pinned bool // an element, span or table named one element
+	x       *Index
+	cand    []int // nil before the first narrowing field
+	pageID  string
+	box     *Box
+	spanOf  *Span
+	tableOf *Table
+	cellsOf []Cell
+	desc    []string
+	pinned  bool // an element, span or table named one element
+	// cellsNamed: row or column given, the table's cells meet the box.
+	cellsNamed bool
 }
 
 func (r *resolver) elements() []int {
@@ -134,7 +160,14 @@ func (r *resolver) one(field, what string, i int) *LocateError {
 // boxFilter narrows the candidates to the elements inside box on page; a
 // named element outside it is a contradiction.
 func (r *resolver) boxFilter(field, page string, box Box) *LocateError {
-	r.filter(func(_ int, e Element) bool { return e.PageRef == page && e.BBox != nil && Inside(*e.BBox, box) })
+	r.filter(func(_ int, e Element) bool {
+		if e.PageRef != page || e.BBox == nil {
+			return false
+		}
+		// A located table whose cells are named need only meet the box:
+		// cells then holds each named cell to it.
+		return Inside(*e.BBox, box) || r.cellsNamed && r.tableOf != nil && e.ID == r.tableOf.ElementRef && Overlaps(*e.BBox, box)
+	})
 	if r.pinned && len(r.cand) == 0 {
 		return nothing(field, "the located %s does not lie inside locator %s: the locator names nothing", strings.Join(r.desc, ", "), field)
 	}
@@ -167,7 +200,7 @@ func (r *resolver) section(l Locator) *LocateError {
 		return nil
 	}
 	if len(r.x.sections) == 0 {
-		return nothing("section", "locator section %q names nothing: the grounding source has no sections", l.Section)
+		return blocked("section", "the grounding source has no sections: locator section %q cannot be followed", l.Section)
 	}
 	if !r.x.sections[l.Section] {
 		return nothing("section", "locator section %q is not a section of the source", l.Section)
@@ -232,8 +265,109 @@ func (r *resolver) table(l Locator) *LocateError {
 	if err := r.setPage("table", t.PageRef); err != nil {
 		return err
 	}
+	r.tableOf = &t
 	r.desc = append(r.desc, "table "+t.ID)
 	return nil
+}
+
+// cells narrows the located table to the cells its row and column name
+// (and, with a box, to those of them inside it when cells have boxes).
+func (r *resolver) cells(l Locator) *LocateError {
+	if l.Row == nil && l.Column == nil {
+		return nil
+	}
+	switch {
+	case r.tableOf == nil:
+		return malformed(rowColumn(l), "locator %s names a table's cells but the locator has no table", rowColumn(l))
+	case l.Row != nil && *l.Row < 0 || l.Column != nil && *l.Column < 0:
+		return malformed(rowColumn(l), "locator %s is negative", rowColumn(l))
+	}
+	out := []Cell{}
+	for _, c := range r.tableOf.Cells {
+		if (l.Row == nil || c.Row == *l.Row) && (l.Column == nil || c.Column == *l.Column) && r.cellInBox(c) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nothing(rowColumn(l), "table %s has no %s%s: the locator names nothing", r.tableOf.ID, CellName(l.Row, l.Column), inBox(r.box))
+	}
+	r.cellsOf = out
+	r.desc = append(r.desc, CellName(l.Row, l.Column))
+	return nil
+}
+
+// cellInBox: no box located, or the cell's box inside it; a cell without a
+// box is inside when its table's element is.
+func (r *resolver) cellInBox(c Cell) bool {
+	switch {
+	case r.box == nil:
+		return true
+	case c.BBox != nil:
+		return Inside(*c.BBox, *r.box)
+	}
+	i, ok := r.x.byID[r.tableOf.ElementRef]
+	e := r.x.src.Elements()
+	return ok && e[i].BBox != nil && Inside(*e[i].BBox, *r.box)
+}
+
+func rowColumn(l Locator) string {
+	switch {
+	case l.Row != nil && l.Column != nil:
+		return "row/column"
+	case l.Row != nil:
+		return "row"
+	}
+	return "column"
+}
+
+func inBox(b *Box) string {
+	if b == nil {
+		return ""
+	}
+	return " inside the located box"
+}
+
+// CellName names a row, a column or a cell for reasons: "row 2, column 1".
+func CellName(row, column *int) string {
+	switch {
+	case row != nil && column != nil:
+		return fmt.Sprintf("row %d, column %d", *row, *column)
+	case row != nil:
+		return fmt.Sprintf("row %d", *row)
+	case column != nil:
+		return fmt.Sprintf("column %d", *column)
+	}
+	return "cell"
+}
+
+// TextIn is element i's text as the scope narrows it: a span's text, or
+// the located cells (a row's cells joined by " | ", rows by a newline, as
+// a table element's text is written).
+func (s Scope) TextIn(els []Element, i int) string {
+	e := els[i]
+	switch {
+	case s.Cells != nil && s.Table != nil && e.ID == s.Table.ElementRef:
+		return CellsText(s.Cells)
+	case s.Span != nil && e.ID == s.Span.ElementRef:
+		return s.Span.Text
+	}
+	return e.Text
+}
+
+// CellsText joins cells as a table element's text joins them.
+func CellsText(cells []Cell) string {
+	var b strings.Builder
+	for k, c := range cells {
+		if k > 0 {
+			if c.Row == cells[k-1].Row {
+				b.WriteString(" | ")
+			} else {
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteString(c.Text)
+	}
+	return b.String()
 }
 
 func (r *resolver) region(l Locator) *LocateError {
@@ -261,20 +395,20 @@ func (r *resolver) bbox(l Locator) *LocateError {
 		return nil
 	}
 	if len(l.BBox) != 4 {
-		return nothing("bbox", "locator bbox has %d numbers, want [x, y, w, h]", len(l.BBox))
+		return malformed("bbox", "locator bbox has %d numbers, want [x, y, w, h]", len(l.BBox))
 	}
 	switch {
 	case !r.x.caps.Boxes:
-		return &LocateError{Field: "bbox", Blocked: true, Reason: "the grounding source has no boxes (a static-tier web page is not laid out): locator bbox cannot be checked"}
+		return blocked("bbox", "the grounding source has no boxes (a static-tier web page is not laid out): locator bbox cannot be checked")
 	case r.x.caps.CoordinateOrigin != "top_left":
-		return &LocateError{Field: "bbox", Blocked: true, Reason: "the grounding source's boxes are " + r.x.caps.CoordinateOrigin + " and cannot be converted to ethos_quantized_top_left_v1: locator bbox cannot be checked"}
+		return blocked("bbox", "the grounding source's boxes are %s and cannot be converted to ethos_quantized_top_left_v1: locator bbox cannot be checked", r.x.caps.CoordinateOrigin)
 	}
 	if r.pageID == "" {
-		return nothing("bbox", "locator bbox names no page: give locator.page (or an element, span, table or region on one)")
+		return malformed("bbox", "locator bbox names no page: give locator.page (or an element, span, table or region on one)")
 	}
 	b := Box{l.BBox[0], l.BBox[1], l.BBox[2], l.BBox[3]}
 	if err := CheckBox(r.x.pages[r.pageID], b); err != nil {
-		return nothing("bbox", "locator bbox: %v", err)
+		return malformed("bbox", "locator bbox: %v", err)
 	}
 	if r.box != nil && !Overlaps(*r.box, b) {
 		return nothing("bbox", "locator bbox does not overlap the located region: the locator names nothing")
@@ -295,12 +429,7 @@ func (x *Index) FindIn(s Scope, text string) (Match, bool) {
 		return x.FindText(text)
 	}
 	els := x.src.Elements()
-	have := func(i int) string {
-		if s.Span != nil && els[i].ID == s.Span.ElementRef {
-			return s.Span.Text
-		}
-		return els[i].Text
-	}
+	have := func(i int) string { return s.TextIn(els, i) }
 	for _, method := range []string{MethodExact, MethodNormalized} {
 		for _, i := range s.Elements {
 			if m := holds(have(i), text); m == method {

@@ -31,6 +31,7 @@ func FromOpenDataLoader(b []byte) (Source, error) {
 	s := &source{
 		identity: Identity{Parser: "opendataloader-pdf", Version: "unknown", Format: FormatOpenDataLoader},
 		caps:     odlCaps(),
+		findings: []Finding{},
 	}
 	for i := 1; i <= int(n.Int()); i++ {
 		s.pages = append(s.pages, Page{ID: fmt.Sprintf("p%04d", i), Index: i - 1})

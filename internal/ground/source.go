@@ -35,6 +35,9 @@ type Source interface {
 	Sections() []string
 	// Latent is quarantined hidden text: never visible evidence.
 	Latent() []string
+	// Findings are the document's security findings, empty when none
+	// are known (SPEC.md §4.8).
+	Findings() []Finding
 }
 
 // Span is a run of an element's text (a native span id, s%06d).
@@ -189,6 +192,7 @@ type source struct {
 	regions    []Region
 	sections   []string
 	latent     []string
+	findings   []Finding
 }
 
 func (s *source) Identity() Identity          { return s.identity }
@@ -202,9 +206,11 @@ func (s *source) Spans() []Span               { return s.spans }
 func (s *source) Regions() []Region           { return s.regions }
 func (s *source) Sections() []string          { return s.sections }
 func (s *source) Latent() []string            { return s.latent }
+func (s *source) Findings() []Finding         { return s.findings }
 
 // NewSource is a Source held in memory, for tests, benchmarks and sources
-// built by hand; it declares no fingerprints, spans, regions or sections.
+// built by hand; it declares no fingerprints, spans, regions, sections or
+// findings.
 func NewSource(id Identity, caps Capabilities, pages []Page, elements []Element, tables []Table, latent []string) Source {
-	return &source{identity: id, caps: caps, pages: pages, elements: elements, tables: tables, latent: latent}
+	return &source{identity: id, caps: caps, pages: pages, elements: elements, tables: tables, latent: latent, findings: []Finding{}}
 }

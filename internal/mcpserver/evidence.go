@@ -28,7 +28,8 @@ type verifyOutput struct {
 	ReusableChecks      int      `json:"reusable_checks"`
 	Checks              int      `json:"checks"`
 	AllEvidenceGrounded bool     `json:"all_evidence_grounded"`
-	Limitations         []string `json:"limitations" jsonschema:"what limits the proof (SPEC.md §4.4): capability limits, stale fingerprints, unsupported claim kinds, checks not grounded, semantic-unverified checks; empty when none apply"`
+	Limitations         []string `json:"limitations" jsonschema:"what limits the proof (SPEC.md §4.4): capability limits, stale fingerprints, unsupported claim kinds, checks not grounded, semantic-unverified checks, the document's security findings; empty when none apply"`
+	Warnings            []string `json:"warnings" jsonschema:"the report's warnings as code: message (latent text cited, stale fingerprints, security findings of warning or high severity in the document, SPEC.md §4.8); empty when none"`
 	Report              rawJSON  `json:"report" jsonschema:"verification_report.json, canonical, as sieve verify writes it"`
 }
 
@@ -62,12 +63,20 @@ func (s *Server) verifyCitations(_ context.Context, _ *mcp.CallToolRequest, in v
 	if lim == nil {
 		lim = []string{}
 	}
+	warnings := []string{}
+	for _, w := range r.Warnings {
+		warnings = append(warnings, w.Code+": "+w.Message)
+	}
 	out = verifyOutput{Artifact: in.Artifact, Proof: proof, ReusableChecks: n, Checks: len(r.Checks),
-		AllEvidenceGrounded: r.AllEvidenceGrounded, Limitations: lim, Report: canon}
+		AllEvidenceGrounded: r.AllEvidenceGrounded, Limitations: lim, Warnings: warnings, Report: canon}
 	var b strings.Builder
 	fmt.Fprintf(&b, "proof: %s (%d of %d checks reusable)\n", proof, n, len(r.Checks))
 	if len(lim) > 0 {
 		fmt.Fprintf(&b, "limitations: %s\n", strings.Join(lim, "; "))
+	}
+	// Before the verdicts: the warnings bear on every one (SPEC.md §4.8).
+	for _, w := range warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
 	for _, c := range r.Checks {
 		fmt.Fprintf(&b, "%s %s (%s): %s", c.CheckID, mustJSON(c.ClaimID), c.Kind, c.Status)
