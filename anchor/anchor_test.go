@@ -121,7 +121,7 @@ func TestContract(t *testing.T) {
 				{Ref{Kind: KindText, Text: first, RequiredAnchorLevel: LevelTextBBox}, ifBoxes(StatusBound, StatusCapabilityLimited), ifBoxes(LevelTextBBox, LevelText)},
 				{Ref{Kind: KindTextRegion, Text: first, PageRef: "p0001", BBox: []int{0, 0, 800, 10000}}, ifBoxes(StatusBound, StatusCapabilityLimited), ifBoxes(LevelTextBBox, LevelText)},
 				{Ref{Kind: KindRegion, PageRef: "p0001", BBox: []int{0, 0, 10, 10}}, ifBoxes(StatusBound, StatusCapabilityLimited), ifBoxes(LevelBBox, LevelPage)},
-				{Ref{Kind: KindRegion, PageRef: "p0001", RequiredAnchorLevel: LevelPage, BBox: []int{0, 0, 10, 10}}, StatusBound, LevelPage},
+				{Ref{Kind: KindRegion, PageRef: "p0001", RequiredAnchorLevel: LevelPage, BBox: []int{0, 0, 10, 10}}, ifBoxes(StatusBound, StatusCapabilityLimited), LevelPage},
 				{Ref{Kind: KindTableCell, TableRef: tb.ID, Row: ptr(cell.Row), Column: ptr(cell.Column), Text: cell.Text}, StatusBound, LevelTableCell},
 				{Ref{Kind: KindTableCell, TableRef: tb.ID, Row: ptr(cell.Row), Column: ptr(cell.Column)}, StatusBound, LevelTableCell},
 				{Ref{Kind: KindTableCell, TableRef: tb.ID, Row: ptr(cell.Row), Column: ptr(cell.Column), Text: "not the cell"}, StatusMismatch, LevelPage},

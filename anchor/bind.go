@@ -65,6 +65,11 @@ func (a *Anchorer) bind(r Ref) Anchor {
 	case KindRegion:
 		return a.region(r)
 	case KindOther:
+		if !hasText(r) {
+			an := a.page(r)
+			an.Reason += " (kind other without text: bound on its page only; what the ref claims is not checked)"
+			return an
+		}
 		an := a.text(r, Level(r))
 		an.Reason += " (kind other: bound on its text only; what the ref claims is not checked)"
 		return an
@@ -87,61 +92,89 @@ func (a *Anchorer) pageBinding(p ground.Page) *Binding {
 	return &Binding{PageRef: p.ID, PageIndex: p.Index, ElementRefs: []string{}, NativeRefs: []string{}}
 }
 
+// page binds a page (and a box on it when the ref has one: at page level
+// the box must still lie on the page); the ref's other fields narrow the
+// binding (narrowed).
 func (a *Anchorer) page(r Ref) Anchor {
 	p, ok := a.v.Page(r.PageRef)
 	if !ok {
 		return result(StatusNotFound, "", MethodPage, fmt.Sprintf("page %q is not a page of the source", r.PageRef), nil)
 	}
 	b := a.pageBinding(p)
-	if Level(r) == LevelPage {
-		return result(StatusBound, LevelPage, MethodPage, "the page exists", b)
+	method, reason := MethodPage, "the page exists"
+	if r.BBox != nil {
+		if bad := a.boxOnPage(r, p); bad != nil {
+			return *bad
+		}
+		method, reason = MethodBox, "the box lies on the page"
+		b.BBox = r.BBox
 	}
+	b, found, bad := a.narrowed(r, b)
+	if bad != nil {
+		return *bad
+	}
+	if found != "" {
+		method, reason = found, reason+" and holds the text"
+	} else if narrows(r) {
+		reason += " and holds the located evidence"
+	}
+	level := Level(r)
+	if level == LevelPage {
+		b.BBox = nil
+	}
+	return result(StatusBound, level, method, reason, b)
+}
+
+// boxOnPage checks the ref's box against page p: the source has top-left
+// boxes (else capability_limited at page) and the box lies on the page
+// (else a mismatch).
+func (a *Anchorer) boxOnPage(r Ref, p ground.Page) *Anchor {
 	if why := a.boxes(); why != "" {
-		return result(StatusCapabilityLimited, LevelPage, MethodPage, why, b)
+		if l := Level(r); l == LevelPage || l == LevelText {
+			why += "; the ref's bbox cannot be checked"
+		}
+		an := result(StatusCapabilityLimited, LevelPage, MethodPage, why, a.pageBinding(p))
+		return &an
 	}
-	box := toBox(r.BBox)
-	if err := ground.CheckBox(p, box); err != nil {
-		return result(StatusMismatch, LevelPage, MethodBox, err.Error(), b)
+	if err := ground.CheckBox(p, toBox(r.BBox)); err != nil {
+		an := result(StatusMismatch, LevelPage, MethodBox, err.Error(), a.pageBinding(p))
+		return &an
 	}
-	b.BBox = r.BBox
-	return result(StatusBound, LevelBBox, MethodBox, "the box lies on the page", b)
+	return nil
 }
 
 func toBox(b []int) ground.Box { return ground.Box{X: b[0], Y: b[1], W: b[2], H: b[3]} }
 
 func fromBox(b ground.Box) []int { return []int{b.X, b.Y, b.W, b.H} }
 
-// hit is the text found for a ref: elements first..last.
+// hit is the text found for a ref: elements first..last, or one cell of
+// a table (cell set) when the ref's row/column narrowed the search to it.
 type hit struct {
 	first, last int
 	method      string
+	table       string
+	cell        *ground.Cell
 }
 
-// findText finds r.Text where r's locator fields point (ground.Resolve:
-// page, element, table, and the box when the ref carries one at a text
-// level). A locator that names nothing is not_found, one the source cannot
-// follow is capability_limited, text found only outside the located scope
-// is a mismatch that says where; when it fails, the Anchor to return says
-// why.
+// findText finds r.Text where every locator field of r points (locate,
+// then the cells its row/column name). A locator that names nothing is
+// not_found, one the source cannot follow is capability_limited, text
+// found only outside the located scope is a mismatch that says where;
+// when it fails, the Anchor to return says why.
 func (a *Anchorer) findText(r Ref) (hit, *Anchor) {
-	loc := ground.Locator{Page: r.PageRef, Element: r.ElementRef}
-	if r.Kind == KindText || r.Kind == KindOther {
-		loc.Table, loc.BBox = r.TableRef, r.BBox
+	sc, bad := a.locate(r)
+	if bad != nil {
+		return hit{}, bad
 	}
-	return a.findIn(r, loc)
-}
-
-func (a *Anchorer) findIn(r Ref, loc ground.Locator) (hit, *Anchor) {
-	sc, err := a.v.Resolve(loc)
-	if err != nil {
-		an := result(StatusNotFound, "", MethodNone, err.Reason, nil)
-		if err.Blocked {
-			an.Status = StatusCapabilityLimited
-		}
-		return hit{}, &an
+	t, cells, bad := a.cells(r)
+	if bad != nil {
+		return hit{}, bad
+	}
+	if cells != nil {
+		return a.findInCells(r, t, cells)
 	}
 	if m, ok := a.v.FindIn(sc, r.Text); ok {
-		return hit{m.First, m.Last, m.Method}, nil
+		return hit{first: m.First, last: m.Last, method: m.Method}, nil
 	}
 	if !sc.All {
 		if m, ok := a.v.FindText(r.Text); ok {
@@ -221,25 +254,24 @@ func (a *Anchorer) text(r Ref, level string) Anchor {
 	}
 	switch level {
 	case LevelPage:
-		return result(StatusBound, LevelPage, h.method, "the text is on the page", a.elementsBinding(h.first, h.last, false))
+		return result(StatusBound, LevelPage, h.method, "the text is on the page", a.bindingOf(h, false))
 	case LevelText:
-		return result(StatusBound, LevelText, h.method, "the text is in the source", a.elementsBinding(h.first, h.last, false))
+		return result(StatusBound, LevelText, h.method, "the text is in the source", a.bindingOf(h, false))
 	}
 	if why := a.boxes(); why != "" {
-		return result(StatusCapabilityLimited, LevelText, h.method, "the text is in the source, but "+why, a.elementsBinding(h.first, h.last, false))
+		return result(StatusCapabilityLimited, LevelText, h.method, "the text is in the source, but "+why, a.bindingOf(h, false))
 	}
-	b := a.elementsBinding(h.first, h.last, true)
+	b := a.bindingOf(h, true)
 	if b.BBox == nil {
 		return result(StatusCapabilityLimited, LevelText, h.method, "the text is in the source, but an element holding it has no box", b)
 	}
 	return result(StatusBound, level, h.method, "the text is in the source, at the elements' box", b)
 }
 
+// textRegion binds text inside a region at any level: the box is checked
+// at page and text level too (a box the source cannot check is
+// capability_limited, never skipped).
 func (a *Anchorer) textRegion(r Ref) Anchor {
-	level := Level(r)
-	if level == LevelPage || level == LevelText {
-		return a.text(r, level)
-	}
 	if bad := a.regionOnPage(r); bad != nil {
 		return *bad
 	}
@@ -247,7 +279,9 @@ func (a *Anchorer) textRegion(r Ref) Anchor {
 	if bad != nil {
 		return *bad
 	}
-	return result(StatusBound, level, h.method, "the text is in an element inside the region", a.elementsBinding(h.first, h.last, true))
+	level := Level(r)
+	withBox := level == LevelTextBBox || level == LevelBBox
+	return result(StatusBound, level, h.method, "the text is in an element inside the region", a.bindingOf(h, withBox))
 }
 
 // regionOnPage checks a ref's page and box: the page exists, the source
@@ -258,48 +292,83 @@ func (a *Anchorer) regionOnPage(r Ref) *Anchor {
 		an := result(StatusNotFound, "", MethodPage, fmt.Sprintf("page %q is not a page of the source", r.PageRef), nil)
 		return &an
 	}
-	if why := a.boxes(); why != "" {
-		an := result(StatusCapabilityLimited, LevelPage, MethodPage, why, a.pageBinding(p))
-		if r.Text != "" {
-			if h, bad := a.findText(r); bad == nil {
-				an = result(StatusCapabilityLimited, LevelText, h.method, "the text is in the source, but "+why, a.elementsBinding(h.first, h.last, false))
-			}
+	bad := a.boxOnPage(r, p)
+	if bad != nil && bad.Status == StatusCapabilityLimited && hasText(r) {
+		// Say how far the ref does bind: its text, found without the box;
+		// text that is not there at all is not there, box or none.
+		unboxed := r
+		unboxed.BBox = nil
+		h, miss := a.findText(unboxed)
+		if miss != nil {
+			return miss
 		}
+		an := result(StatusCapabilityLimited, LevelText, h.method, "the text is in the source, but "+bad.Reason, a.bindingOf(h, false))
 		return &an
 	}
-	if err := ground.CheckBox(p, toBox(r.BBox)); err != nil {
-		an := result(StatusMismatch, LevelPage, MethodBox, err.Error(), a.pageBinding(p))
-		return &an
-	}
-	return nil
+	return bad
 }
 
 // findTextInRegion finds an element of the ref's page inside the region
-// (and inside its element or table, when it names one) that holds the text.
+// (and inside its element, table or cell, when it names one) that holds
+// the text.
 func (a *Anchorer) findTextInRegion(r Ref) (hit, *Anchor) {
-	h, bad := a.findIn(r, ground.Locator{Page: r.PageRef, Element: r.ElementRef, Table: r.TableRef, BBox: r.BBox})
-	if bad != nil && bad.Status == StatusMismatch {
+	h, bad := a.findText(r)
+	if bad != nil && bad.Status == StatusMismatch && bad.MatchMethod != MethodTableCell {
 		bad.MatchMethod = MethodBox
 	}
 	return h, bad
 }
 
+// region binds a box on a page: at bbox level the elements that overlap it
+// (or, when the ref names an element, table, cell or text, the elements
+// inside it that it names); at text_bbox the elements inside it holding
+// the text; at page level the page, once the box is checked.
 func (a *Anchorer) region(r Ref) Anchor {
-	if Level(r) == LevelPage {
-		return a.page(Ref{PageRef: r.PageRef, RequiredAnchorLevel: LevelPage})
-	}
 	if bad := a.regionOnPage(r); bad != nil {
 		return *bad
 	}
-	if Level(r) == LevelTextBBox {
+	level := Level(r)
+	p, _ := a.v.Page(r.PageRef)
+	if level == LevelTextBBox || r.Text != "" {
+		if !hasText(r) {
+			return result(StatusNotFound, "", MethodNone, "the ref's text is blank: it names nothing", nil)
+		}
 		h, bad := a.findTextInRegion(r)
 		if bad != nil {
 			return *bad
 		}
-		return result(StatusBound, LevelTextBBox, h.method, "the text is in an element inside the region", a.elementsBinding(h.first, h.last, true))
+		b := a.bindingOf(h, level == LevelTextBBox)
+		if level == LevelBBox {
+			b.BBox = r.BBox
+		}
+		if level == LevelPage {
+			b.BBox = nil
+		}
+		return result(StatusBound, level, h.method, "the text is in an element inside the region", b)
 	}
-	p, _ := a.v.Page(r.PageRef)
 	b := a.pageBinding(p)
+	b.BBox = r.BBox
+	if narrows(r) {
+		var bad *Anchor
+		if b, _, bad = a.narrowed(r, b); bad != nil {
+			return *bad
+		}
+	} else {
+		a.overlapping(r, b)
+	}
+	if level == LevelPage {
+		b.BBox = nil
+		return result(StatusBound, LevelPage, MethodBox, "the box lies on the page", b)
+	}
+	if len(b.ElementRefs) == 0 {
+		return result(StatusNotFound, LevelPage, MethodBox, "no element of the page lies in the region", a.pageBinding(p))
+	}
+	return result(StatusBound, LevelBBox, MethodBox, fmt.Sprintf("%d elements of the page lie in the region", len(b.ElementRefs)), b)
+}
+
+// overlapping adds the elements of the ref's page whose boxes overlap its
+// box to b.
+func (a *Anchorer) overlapping(r Ref, b *Binding) {
 	region := toBox(r.BBox)
 	for _, e := range a.v.Source().Elements() {
 		if e.PageRef == r.PageRef && e.BBox != nil && ground.Overlaps(*e.BBox, region) {
@@ -307,13 +376,11 @@ func (a *Anchorer) region(r Ref) Anchor {
 			b.NativeRefs = append(b.NativeRefs, e.NativeID)
 		}
 	}
-	if len(b.ElementRefs) == 0 {
-		return result(StatusNotFound, LevelPage, MethodBox, "no element of the page lies in the region", b)
-	}
-	b.BBox = r.BBox
-	return result(StatusBound, LevelBBox, MethodBox, fmt.Sprintf("%d elements of the page lie in the region", len(b.ElementRefs)), b)
 }
 
+// tableCell binds a cell: the table exists (on the ref's page, when it
+// names one), the cell exists at every level, holds the ref's text when it
+// has one, and lies inside the ref's element and box when it names them.
 func (a *Anchorer) tableCell(r Ref) Anchor {
 	if !a.caps.Tables {
 		return result(StatusCapabilityLimited, "", "", "the grounding source has no tables", nil)
@@ -327,28 +394,42 @@ func (a *Anchorer) tableCell(r Ref) Anchor {
 	b.TableRef = t.ID
 	b.ElementRefs = []string{t.ElementRef}
 	b.NativeRefs = []string{t.NativeID}
-	if r.PageRef != "" && r.PageRef != t.PageRef {
-		return result(StatusMismatch, "", MethodTableCell, fmt.Sprintf("table %s is on page %s, not %s", t.ID, t.PageRef, r.PageRef), b)
+	if r.PageRef != "" {
+		if _, ok := a.v.Page(r.PageRef); !ok {
+			return result(StatusNotFound, "", MethodPage, fmt.Sprintf("page %q is not a page of the source", r.PageRef), nil)
+		}
+		if r.PageRef != t.PageRef {
+			return result(StatusMismatch, "", MethodTableCell, fmt.Sprintf("table %s is on page %s, not %s", t.ID, t.PageRef, r.PageRef), b)
+		}
+	}
+	if _, bad := a.locate(r); bad != nil {
+		return *bad
+	}
+	_, cells, bad := a.cells(r)
+	if bad != nil {
+		bad.AchievedAnchorLevel, bad.Binding = ptrTo(LevelPage), b
+		return *bad
+	}
+	c := cells[0]
+	b.Row, b.Column, b.Text = &c.Row, &c.Column, c.Text
+	if c.BBox != nil {
+		b.BBox = fromBox(*c.BBox)
+		if r.BBox != nil && !ground.Inside(*c.BBox, toBox(r.BBox)) {
+			return result(StatusNotFound, LevelPage, MethodTableCell, fmt.Sprintf("the cell does not lie inside locator bbox %v: the locator names nothing", r.BBox), b)
+		}
+	}
+	if r.Text != "" && ground.NormText(c.Text) != ground.NormText(r.Text) {
+		return result(StatusMismatch, LevelPage, MethodTableCell, "the cell holds other text", b)
+	}
+	reason := "the cell exists and holds the text"
+	if r.Text == "" {
+		reason = "the cell exists"
 	}
 	if Level(r) == LevelPage {
-		return result(StatusBound, LevelPage, MethodTableCell, "the table is on the page", b)
+		b.BBox = nil
+		return result(StatusBound, LevelPage, MethodTableCell, reason+" on the page", b)
 	}
-	for _, c := range t.Cells {
-		if c.Row != *r.Row || c.Column != *r.Column {
-			continue
-		}
-		b.Row, b.Column, b.Text = &c.Row, &c.Column, c.Text
-		if c.BBox != nil {
-			b.BBox = fromBox(*c.BBox)
-		}
-		if r.Text != "" && ground.NormText(c.Text) != ground.NormText(r.Text) {
-			return result(StatusMismatch, LevelPage, MethodTableCell, "the cell holds other text", b)
-		}
-		reason := "the cell exists and holds the text"
-		if r.Text == "" {
-			reason = "the cell exists"
-		}
-		return result(StatusBound, LevelTableCell, MethodTableCell, reason, b)
-	}
-	return result(StatusNotFound, LevelPage, MethodTableCell, fmt.Sprintf("table %s has no cell at row %d, column %d", t.ID, *r.Row, *r.Column), b)
+	return result(StatusBound, LevelTableCell, MethodTableCell, reason, b)
 }
+
+func ptrTo(s string) *string { return &s }

@@ -103,7 +103,7 @@ func TestPDFEndToEndTable(t *testing.T) {
 		{Kind: verify.KindRegion, Text: "Station Readings", Locator: &verify.Locator{Page: "p0001", BBox: []int{60, 800, 100, 50}}},
 		{Kind: verify.KindQuote, Text: "Station Readings", Locator: &verify.Locator{Page: "p0002"}},
 	}}).Checks
-	for i, want := range []string{verify.StatusGrounded, verify.StatusGrounded, verify.StatusError, verify.StatusError} {
+	for i, want := range []string{verify.StatusGrounded, verify.StatusGrounded, verify.StatusError, verify.StatusNotFound} {
 		if ck[i].Status != want {
 			t.Errorf("claim %d: %s (%s), want %s", i, ck[i].Status, ck[i].Reason, want)
 		}

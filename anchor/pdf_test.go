@@ -19,11 +19,7 @@ import (
 // boxes in points.
 func pdfSources(t *testing.T) map[string]verify.GroundingSource {
 	t.Helper()
-	var n normalize.Record
-	if err := codec.Unmarshal(read(t, filepath.Join("..", "graph", "testdata", "pdf-fixture.normalized.json")), &n); err != nil {
-		t.Fatal(err)
-	}
-	rec := graph.Build(&n)
+	rec := pdfRecord(t)
 	line, err := codec.Marshal(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -37,6 +33,16 @@ func pdfSources(t *testing.T) map[string]verify.GroundingSource {
 		t.Fatal(err)
 	}
 	return map[string]verify.GroundingSource{"graph": g, "ethos": e}
+}
+
+// pdfRecord is the fixture's graph record.
+func pdfRecord(t *testing.T) *graph.Record {
+	t.Helper()
+	var n normalize.Record
+	if err := codec.Unmarshal(read(t, filepath.Join("..", "graph", "testdata", "pdf-fixture.normalized.json")), &n); err != nil {
+		t.Fatal(err)
+	}
+	return graph.Build(&n)
 }
 
 func ip(i int) *int { return &i }

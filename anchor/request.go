@@ -156,8 +156,13 @@ func needs(r Ref, level string) error {
 	case KindPage:
 		need(r.PageRef != "", "page_ref")
 		need(level != LevelBBox || r.BBox != nil, "bbox")
-	case KindText, KindOther:
+	case KindText:
 		need(text, "text")
+	case KindOther:
+		// At page level an other ref may name just its page (bound on the
+		// page alone); text it does carry must not be blank.
+		pageOnly := level == LevelPage && r.PageRef != "" && r.Text == ""
+		need(text || pageOnly, map[bool]string{true: "text or page_ref", false: "text"}[level == LevelPage])
 	case KindTextRegion:
 		need(text, "text")
 		need(r.PageRef != "", "page_ref")

@@ -58,7 +58,7 @@ func Build(rec *graph.Record, cfg Config) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.Chunks = buildChunks(b.Document, cfg, b.groups)
+	b.Chunks = b.buildChunks()
 	b.groups = nil
 	return b, nil
 }

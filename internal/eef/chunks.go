@@ -1,6 +1,7 @@
 package eef
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -91,12 +92,63 @@ func elementIDs(els []Element, g chunkGroup) []string {
 
 // buildChunks writes the chunk lines of the stamped doc: one per entry of
 // payload.chunks, with the text and the fingerprints.
-func buildChunks(doc *Document, cfg Config, groups []chunkGroup) []Chunk {
-	out := make([]Chunk, len(groups))
-	for i, g := range groups {
-		out[i] = chunk(doc, cfg, doc.Payload.Chunks[i], g)
+func (b *Bundle) buildChunks() []Chunk {
+	out := make([]Chunk, len(b.groups))
+	for i, g := range b.groups {
+		out[i] = b.chunk(i, g)
 	}
 	return out
+}
+
+// chunk is chunk i (elements g) of the stamped document, with the
+// document's security warning when it has one.
+func (b *Bundle) chunk(i int, g chunkGroup) Chunk {
+	c := chunk(b.Document, b.cfg, b.Document.Payload.Chunks[i], g)
+	if w := securityWarning(b.Security); w != "" {
+		c.Warnings = append(c.Warnings, Warning{ID: id("w%04d", len(c.Warnings)+1), Code: WarningSecurityFindings, Message: w})
+	}
+	return c
+}
+
+// maxNamedFindings bounds the findings a chunk warning names: a PDF can
+// carry one per annotation, and every chunk repeats the warning.
+const maxNamedFindings = 5
+
+// WarningSecurityFindings is the chunk warning of a document whose
+// security report holds a finding of severity warning or above.
+const WarningSecurityFindings = "security_findings"
+
+// securityWarning says which findings of the document's security report
+// may affect trust in its evidence (severity warning or high), "" when
+// none do (SPEC.md §4.8: surface them near chunks). Findings name hidden
+// text, actions and media, never a chunk's elements, so every chunk of
+// the document carries it.
+func securityWarning(r *SecurityReport) string {
+	if r == nil {
+		return ""
+	}
+	var named []string
+	n, highest := 0, "warning"
+	for _, f := range r.Findings {
+		if f.Severity != "warning" && f.Severity != "high" {
+			continue
+		}
+		if f.Severity == "high" {
+			highest = "high"
+		}
+		if len(named) < maxNamedFindings {
+			named = append(named, f.ID+" "+f.Code)
+		}
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	list := strings.Join(named, ", ")
+	if n > len(named) {
+		list += fmt.Sprintf(" and %d more", n-len(named))
+	}
+	return fmt.Sprintf("the document carries %d security findings of severity warning or above (highest: %s): %s; see security_report.json", n, highest, list)
 }
 
 func chunk(doc *Document, cfg Config, pc PayloadChunk, g chunkGroup) Chunk {

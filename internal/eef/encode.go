@@ -99,7 +99,7 @@ func (b *Bundle) writeChunks(w io.Writer) error {
 		}
 	} else {
 		for i, g := range b.groups {
-			if err := line(chunk(b.Document, b.cfg, b.Document.Payload.Chunks[i], g)); err != nil {
+			if err := line(b.chunk(i, g)); err != nil {
 				return err
 			}
 		}

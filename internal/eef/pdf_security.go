@@ -2,6 +2,7 @@ package eef
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/graph"
@@ -44,6 +45,11 @@ func pdfFindings(rec *graph.Record, fs []Finding) []Finding {
 				add(FindingLaunchAction, "high", "a link that launches a program or opens a file outside the document", ev)
 			case "javascript":
 				add(FindingJavaScriptLink, "warning", "a link that runs JavaScript in the viewer", ev)
+			case "uri":
+				if javascriptURI(l.URI) {
+					ev.Reason = "javascript_uri"
+					add(FindingJavaScriptLink, "warning", "a link whose URI is a javascript: URL: a viewer that follows it runs the script", ev)
+				}
 			case "remote_goto":
 				add(FindingRemoteGoto, "info", "a link into another document", ev)
 			}
@@ -67,13 +73,22 @@ func pdfFindings(rec *graph.Record, fs []Finding) []Finding {
 	for _, p := range d.Pages {
 		ref := pageID(p.Index + 1)
 		for _, l := range p.Links {
-			if l.Action == "uri" {
+			if l.Action == "uri" && !javascriptURI(l.URI) {
 				add(FindingExternalLink, "info", "a link out of the document",
 					Evidence{Reason: "uri", PageRef: ref, BBox: pl.bbox(ref, pdfBox(l.Box.X, l.Box.Y, l.Box.W, l.Box.H)), URI: l.URI, Text: l.URI})
 			}
 		}
 	}
 	return fs
+}
+
+// javascriptURI reports whether a link's URI is a javascript: URL, read as
+// a browser reads a URL: leading blanks and control characters dropped,
+// tabs and newlines anywhere ignored, the scheme in any case.
+func javascriptURI(uri string) bool {
+	u := strings.TrimLeftFunc(uri, func(r rune) bool { return r <= ' ' })
+	u = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(u)
+	return len(u) >= len("javascript:") && strings.EqualFold(u[:len("javascript:")], "javascript:")
 }
 
 // scriptMessage says where a PDF's JavaScript action lives and when a
@@ -119,10 +134,12 @@ func pdfSecurityReport(rec *graph.Record, doc *Document, findings []Finding) *Se
 		}
 		for _, l := range p.Links {
 			inv.Links++
-			switch l.Action {
-			case "uri":
+			switch {
+			case l.Action == "uri" && javascriptURI(l.URI):
+				actions++
+			case l.Action == "uri":
 				inv.ExternalLinks++
-			case "launch", "javascript", "remote_goto":
+			case l.Action == "launch", l.Action == "javascript", l.Action == "remote_goto":
 				actions++
 			}
 		}

@@ -2,6 +2,7 @@ package eef
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/sieve-dev/sieve/capture"
@@ -109,4 +110,42 @@ func slicesContains(s []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// TestChunksCarrySecurityWarnings: every chunk of a document whose
+// security report holds a finding of severity warning or above carries
+// one security_findings warning naming them (SPEC.md §4.8); a document
+// with info findings only carries none. BuildLean's chunk lines are
+// Build's (TestBuildLeanWritesBuildsFiles), so both paths are held.
+func TestChunksCarrySecurityWarnings(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		rec  *graph.Record
+		want string // "" for no warning
+	}{
+		{"hidden", load(t, "hidden"), "(highest: high): f0001 hidden_text, f0002 prompt_injection_like_hidden_text"},
+		{"javascript-url", webGraph(t, `<html><body><h1>Shop</h1><p>Items for sale, every day of the week.</p><a href="javascript:buy()">Buy</a></body></html>`),
+			"1 security findings of severity warning or above (highest: warning): f0001 javascript_url;"},
+		{"info-only", webGraph(t, `<html><body><h1>Shop</h1><p>Items for sale, every day of the week.</p><script>track()</script></body></html>`), ""},
+	} {
+		b, files := build(t, c.rec)
+		validateBundle(t, files)
+		if len(b.Chunks) == 0 {
+			t.Fatalf("%s: no chunks", c.name)
+		}
+		for _, ch := range b.Chunks {
+			var got []Warning
+			for _, w := range ch.Warnings {
+				if w.Code == WarningSecurityFindings {
+					got = append(got, w)
+				}
+			}
+			switch {
+			case c.want == "" && len(got) != 0:
+				t.Errorf("%s: chunk %s warns %+v", c.name, ch.ChunkID, got)
+			case c.want != "" && (len(got) != 1 || !strings.Contains(got[0].Message, c.want)):
+				t.Errorf("%s: chunk %s warnings %+v, want one %s containing %q", c.name, ch.ChunkID, ch.Warnings, WarningSecurityFindings, c.want)
+			}
+		}
+	}
 }
