@@ -19,6 +19,10 @@ type Target struct {
 	Object bool   // the input line was a JSON object whose other fields pass through
 }
 
+// ErrLocalTarget is the error of a local path or file:// URL given where
+// local files are not allowed.
+var ErrLocalTarget = errors.New("not an http(s) URL (local paths and file:// URLs are not allowed here)")
+
 // ParseTarget reads one input line: a bare http(s) URL, a local file path
 // (or file:// URL), or a JSON object whose "url" is one of those. A line that
 // names nothing capture can fetch is an error.
@@ -35,7 +39,17 @@ func ParseTarget(line []byte) (Target, error) {
 			return Target{}, errors.New(`JSON input must be an object with a "url"`)
 		}
 	}
-	return parseRef(string(line))
+	return parseRef(string(line), true)
+}
+
+// ParseURL reads one url value (never a JSON line) as ParseTarget reads an
+// object's "url". With allowLocal false, a value that would name a local
+// file (a path, a file:// URL of any host) is ErrLocalTarget, decided from
+// the text alone: the file system is not looked at, so the refusal tells
+// nothing of which files exist. For a caller driven by someone else (an
+// agent over MCP), where reading the host's disk is not the caller's to ask.
+func ParseURL(s string, allowLocal bool) (Target, error) {
+	return parseRef(s, allowLocal)
 }
 
 func parseObject(line []byte) (Target, error) {
@@ -49,13 +63,13 @@ func parseObject(line []byte) (Target, error) {
 	if v.Type != gjson.String {
 		return Target{}, errors.New(`"url" is not a string`)
 	}
-	t, err := parseRef(v.Str)
+	t, err := parseRef(v.Str, true)
 	t.Object = true
 	return t, err
 }
 
-// parseRef reads a URL or a path.
-func parseRef(s string) (Target, error) {
+// parseRef reads a URL or a path; a path or file:// URL only when local.
+func parseRef(s string, local bool) (Target, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return Target{}, errors.New("empty url")
@@ -65,16 +79,19 @@ func parseRef(s string) (Target, error) {
 		if strings.Contains(s, "://") {
 			return Target{}, fmt.Errorf("invalid URL: %w", err)
 		}
-		return fileTarget(s)
+		return localTarget(s, local)
 	}
 	// A one-letter "scheme" is a drive letter or a path, never a URL.
 	if len(u.Scheme) < 2 {
-		return fileTarget(s)
+		return localTarget(s, local)
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "http", "https":
 		return webTarget(u)
 	case "file":
+		if !local {
+			return Target{}, ErrLocalTarget
+		}
 		if u.Host != "" && u.Host != "localhost" {
 			return Target{}, fmt.Errorf("file URL names a remote host %q", u.Host)
 		}
@@ -90,6 +107,13 @@ func webTarget(u *url.URL) (Target, error) {
 	u.Scheme = strings.ToLower(u.Scheme)
 	u.Host = strings.ToLower(u.Host)
 	return Target{URL: u.String()}, nil
+}
+
+func localTarget(p string, local bool) (Target, error) {
+	if !local {
+		return Target{}, ErrLocalTarget
+	}
+	return fileTarget(p)
 }
 
 func fileTarget(p string) (Target, error) {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,7 +34,9 @@ func Command() *cli.Command {
 		&cli.StringFlag{Name: "http", Usage: "serve Streamable HTTP on `ADDR` (host:port, loopback unless --allow-remote) at /mcp instead of stdio"},
 		&cli.BoolFlag{Name: "allow-remote", Usage: "let --http listen on a non-loopback address (needs a bearer token: --token-file or $" + TokenEnv + ")"},
 		&cli.StringFlag{Name: "token-file", Usage: "`FILE` holding the bearer token HTTP clients must send (Authorization: Bearer …)"},
-		&cli.BoolFlag{Name: "allow-paths", Usage: "let distill read local files (path); off unless given"},
+		&cli.BoolFlag{Name: "allow-paths", Usage: "let distill read local files (a path, or a url that is a path or file:// URL); off unless given"},
+		&cli.DurationFlag{Name: "session-idle", Value: DefaultSessionIdle, Usage: "close an HTTP session after `DURATION` without a request"},
+		&cli.IntFlag{Name: "max-sessions", Value: DefaultMaxSessions, Usage: "most HTTP sessions open at once; a new one past it is refused (HTTP 503)"},
 	)
 	return &cli.Command{
 		Name:  "mcp",
@@ -48,7 +51,10 @@ get_crop. Artifacts are kept in --store by URL and content_hash and exposed as r
 option as the default of each read (address policy, robots.txt, politeness,
 --tier). --http listens on a loopback address unless --allow-remote is given,
 which needs a bearer token (--token-file or $` + TokenEnv + `, at least 16
-characters); a token given on loopback is required too. Logs go to stderr.
+characters); a token given on loopback is required too. An HTTP session
+closes after --session-idle without a request (default 30m); past
+--max-sessions open sessions (default 100) a new one is refused with HTTP 503.
+Logs go to stderr.
 Exit status: 0 when the client closes the connection or on SIGINT/SIGTERM,
 2 on bad usage, 3 when the server cannot run.`,
 		Flags:  flags,
@@ -82,7 +88,12 @@ func run(c *cli.Context) error {
 			return err
 		}
 	}
-	s, err := New(Options{Capture: opts, Store: store, AllowPaths: c.Bool("allow-paths"), Log: cliutil.Stderr(c)})
+	idle, maxSessions := c.Duration("session-idle"), c.Int("max-sessions")
+	if idle <= 0 || maxSessions <= 0 {
+		return cliutil.Usagef("--session-idle and --max-sessions must be above 0, got %v and %d", idle, maxSessions)
+	}
+	s, err := New(Options{Capture: opts, Store: store, AllowPaths: c.Bool("allow-paths"),
+		SessionIdle: idle, MaxSessions: maxSessions, Log: cliutil.Stderr(c)})
 	if err != nil {
 		return err
 	}
@@ -114,12 +125,60 @@ type nopWriteCloser struct{ io.Writer }
 func (nopWriteCloser) Close() error { return nil }
 
 // Handler is the Streamable HTTP handler at /mcp, behind the bearer token
-// when token is not empty.
+// when token is not empty. A session closes after SessionIdle without a
+// request; past MaxSessions a new one is refused.
 func (s *Server) Handler(token string) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, nil)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv },
+		&mcp.StreamableHTTPOptions{SessionTimeout: s.opts.SessionIdle})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", requireToken(token, h))
+	mux.Handle("/mcp", requireToken(token, s.capSessions(h)))
 	return mux
+}
+
+// sessionHeader names the session a Streamable HTTP request belongs to; a
+// POST without it opens a new session.
+const sessionHeader = "Mcp-Session-Id"
+
+// capSessions refuses a request that would open a session while
+// MaxSessions are open or being opened. Refusing rather than closing the
+// idlest session: a refusal is seen by the client that asked, while an
+// eviction would end another client's work (a read in progress included)
+// without telling it, and would let one client churn every other out.
+func (s *Server) capSessions(h http.Handler) http.Handler {
+	var mu sync.Mutex
+	opening := 0
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Header.Get(sessionHeader) != "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		mu.Lock()
+		if s.liveSessions()+opening >= s.opts.MaxSessions {
+			mu.Unlock()
+			w.Header().Set("Retry-After", "60")
+			http.Error(w, fmt.Sprintf("too many sessions: %d are open, the most this server allows (--max-sessions); "+
+				"a session closes after %v without a request, or when its client ends it (DELETE)", s.opts.MaxSessions, s.opts.SessionIdle),
+				http.StatusServiceUnavailable)
+			return
+		}
+		opening++
+		mu.Unlock()
+		defer func() {
+			mu.Lock()
+			opening--
+			mu.Unlock()
+		}()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// liveSessions counts the server's open sessions.
+func (s *Server) liveSessions() int {
+	n := 0
+	for range s.srv.Sessions() {
+		n++
+	}
+	return n
 }
 
 // ServeHTTP serves Streamable HTTP on ln until ctx is done.

@@ -81,17 +81,13 @@ func (s *Server) distillTarget(in distillInput) (target, tier string, err error)
 	switch {
 	case (in.URL == "") == (in.Path == ""):
 		return "", "", usagef("distill takes a url or a path (exactly one)")
-	case in.Path != "" && !s.opts.AllowPaths:
-		return "", "", usagef("this server reads no local files (start it with --allow-paths)")
-	case strings.ContainsAny(in.URL+in.Path, "\r\n"):
-		return "", "", usagef("a url or path cannot hold a line break")
+	case in.URL != "":
+		target, err = s.checkTarget("url", in.URL)
+	default:
+		target, err = s.checkTarget("path", in.Path)
 	}
-	target = in.URL
-	if in.Path != "" {
-		target = in.Path
-		if _, err := os.Stat(target); err != nil {
-			return "", "", usagef("path %q: %v", target, err)
-		}
+	if err != nil {
+		return "", "", err
 	}
 	tier = in.Tier
 	if tier == "" {
@@ -103,6 +99,32 @@ func (s *Server) distillTarget(in distillInput) (target, tier string, err error)
 		return "", "", usagef("unknown tier %q (static, auto, render)", tier)
 	}
 	return target, tier, nil
+}
+
+// checkTarget is the one check of every target a tool argument names
+// (distill's url and path; a new argument that names a target goes through
+// it too): an http(s) URL always; a local path or file:// URL only on a
+// server started with --allow-paths, refused otherwise before the disk is
+// looked at. It returns what the capture stage is given: the parsed
+// target's URL, so capture reads exactly what was checked.
+func (s *Server) checkTarget(arg, value string) (string, error) {
+	if strings.ContainsAny(value, "\r\n") {
+		return "", usagef("a %s cannot hold a line break", arg)
+	}
+	t, err := capture.ParseURL(value, s.opts.AllowPaths)
+	switch {
+	case errors.Is(err, capture.ErrLocalTarget):
+		return "", usagef("this server reads no local files (start it with --allow-paths): %s %q is not an http(s) URL", arg, value)
+	case err != nil && arg == "path":
+		return "", usagef("path %q: %v", value, err)
+	case err != nil:
+		// Names nothing capture can fetch, local or not: capture makes it
+		// the error record the CLI writes for such a line.
+		return value, nil
+	case arg == "path" && t.Path == "":
+		return "", usagef("path %q is a URL: give it as url", value)
+	}
+	return t.URL, nil
 }
 
 // runChain runs capture → normalize → graph → render on target, the render

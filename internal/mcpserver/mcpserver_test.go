@@ -431,6 +431,14 @@ func TestLatentOnlyInHiddenContent(t *testing.T) {
 	if vo.AllEvidenceGrounded || vo.Proof == verify.ProofVerified {
 		t.Errorf("a quote of hidden text verified: %+v", vo)
 	}
+	// A visible quote grounds, and the result warns that the document
+	// carries a high finding (prompt-injection-like hidden text).
+	text, _ = s.call(t, "verify_citations", map[string]any{"artifact": d.Artifact,
+		"claims": []map[string]any{{"claim_id": "visible", "kind": "quote", "text": "Visiting the ridge"}}}, &vo)
+	if !vo.AllEvidenceGrounded || len(vo.Warnings) == 0 || !strings.Contains(vo.Warnings[0], "security_findings: ") ||
+		!strings.Contains(vo.Warnings[0], "prompt_injection_like_hidden_text (high") || !strings.Contains(text, "\nwarning: security_findings: ") {
+		t.Errorf("a document with a high finding: warnings %q, text %.300s", vo.Warnings, text)
+	}
 }
 
 func blockID(i int) string {
