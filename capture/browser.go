@@ -43,6 +43,7 @@ type BrowserOptions struct {
 	LaunchWait   time.Duration // cap for starting Chromium
 	HeapMB       int           // JavaScript heap limit of each page, MiB (V8's max-old-space-size)
 	MemoryMB     int           // the browser tree's memory budget, MiB: over it, the biggest page is killed
+	UserAgent    string        // every request's User-Agent (--user-agent: the browser's own, favicon.ico included); "" is DefaultUserAgent
 }
 
 // DefaultBrowserOptions are the command's defaults.
@@ -99,6 +100,9 @@ func (o BrowserOptions) withDefaults() BrowserOptions {
 	}
 	if o.MemoryMB <= 0 {
 		o.MemoryMB = d.MemoryMB
+	}
+	if o.UserAgent == "" {
+		o.UserAgent = DefaultUserAgent()
 	}
 	return o
 }
@@ -248,7 +252,7 @@ func (br *Browser) launch() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), br.opts.LaunchWait)
 	defer cancel()
-	fl := make([]string, 0, len(chromiumFlags)+3)
+	fl := make([]string, 0, len(chromiumFlags)+4)
 	for _, f := range chromiumFlags {
 		fl = append(fl, "--"+f)
 	}
@@ -256,12 +260,18 @@ func (br *Browser) launch() error {
 	if br.opts.HeapMB > 0 {
 		fl = append(fl, fmt.Sprintf("--js-flags=--max-old-space-size=%d", br.opts.HeapMB))
 	}
+	// The browser-wide switch, not a per-page override: requests the
+	// browser makes on its own (favicon.ico) carry it too.
+	fl = append(fl, "--user-agent="+br.opts.UserAgent)
 	proc, err := startChromium(ctx, bin, fl, dir)
 	if err != nil {
 		return fail(0, fmt.Errorf("starting %s failed (%v): %w", bin, err, ErrNoChromium))
 	}
 	pid := proc.cmd.Process.Pid
-	b := rod.New().ControlURL(proc.wsURL)
+	// No device emulation of rod's: it would give every page a desktop
+	// Chrome's User-Agent in place of --user-agent (setupTab sets the
+	// viewport itself).
+	b := rod.New().ControlURL(proc.wsURL).NoDefaultDevice()
 	if err := b.Connect(); err != nil {
 		return fail(pid, fmt.Errorf("connecting to %s failed (%v): %w", bin, err, ErrNoChromium))
 	}

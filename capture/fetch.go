@@ -21,10 +21,11 @@ type Fetched struct {
 	Err       *Error
 }
 
-// Fetch GETs rawURL as a capture does — robots.txt, the address policy,
-// the host's turn and delay, retries after 429, redirects — and returns
-// the body as received. The frontier reads sitemaps and feeds with it, so
-// that they count against the same per-host politeness as the pages.
+// Fetch GETs rawURL as a capture does — the crawl's scope, robots.txt,
+// the address policy, the host's turn and delay, retries after 429,
+// redirects — and returns the body as received. The frontier reads
+// sitemaps and feeds with it, so that they count against the same
+// per-host politeness (and the crawl's scope) as the pages.
 func (c *Capturer) Fetch(ctx context.Context, rawURL string) Fetched {
 	rec := Record{URL: rawURL}
 	f := Fetched{URL: rawURL, FinalURL: rawURL}
@@ -42,6 +43,10 @@ func (c *Capturer) Fetch(ctx context.Context, rawURL string) Fetched {
 			return f
 		}
 		seen[key] = true
+		if e := outOfScope(ctx, u, len(seen) > 1); e != nil {
+			f.Err = e
+			return f
+		}
 		if !c.checkRobots(ctx, &rec, u) {
 			f.Err = rec.Error
 			return f

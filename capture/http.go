@@ -20,8 +20,9 @@ type response struct {
 	retryNote string // why a 429 was not retried further
 }
 
-// captureHTTP walks the redirect chain of rec.URL, checking robots.txt and
-// taking the host's turn before every hop, and records the final response.
+// captureHTTP walks the redirect chain of rec.URL, checking the crawl's
+// scope (WithScope) and robots.txt and taking the host's turn before every
+// hop, and records the final response.
 func (c *Capturer) captureHTTP(ctx context.Context, rec *Record) {
 	u, err := url.Parse(rec.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
@@ -37,6 +38,10 @@ func (c *Capturer) captureHTTP(ctx context.Context, rec *Record) {
 			return
 		}
 		seen[key] = true
+		if e := outOfScope(ctx, u, len(rec.Redirects) > 0); e != nil {
+			rec.Error = e
+			return
+		}
 		if !c.checkRobots(ctx, rec, u) {
 			return
 		}

@@ -90,6 +90,9 @@ func (o Options) withDefaults() Options {
 	if o.Tier == "" {
 		o.Tier = TierStatic // a library caller opts into a browser; the command defaults to auto
 	}
+	if o.Browser.UserAgent == "" {
+		o.Browser.UserAgent = o.UserAgent // the browser's requests are sieve's too
+	}
 	o.Browser = o.Browser.withDefaults()
 	return o
 }

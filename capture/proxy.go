@@ -45,6 +45,7 @@ type Refusal struct {
 	ResourceType string `json:"resource_type"` // Document, Script, Image, Fetch, WebSocket, … ("Other" when not known)
 	Reason       string `json:"reason"`
 	TopLevel     bool   `json:"top_level,omitempty"` // the page's own navigation
+	outOfScope   bool   // refused by the crawl's scope (WithScope), not the address policy
 }
 
 // refusedHeader marks the proxy's answer to a refused plain-HTTP request,

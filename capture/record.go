@@ -88,6 +88,7 @@ const (
 	ErrFile             = "file"         // a local file could not be read
 	ErrRender           = "render"       // the browser read failed (crash, timeout, no Chromium)
 	ErrPDF              = "pdf"          // a PDF body could not be read (encrypted, broken, truncated)
+	ErrOutOfScope       = "out_of_scope" // the target or a redirect hop is outside the crawl's scope (WithScope): not requested
 )
 
 // Error says why a fetch failed.

@@ -232,6 +232,10 @@ type navigation struct {
 	unmap func(string) string
 	// settle, when set, is the settle cap of this read (a second read waits longer).
 	settle time.Duration
+	// scope, when set, is the crawl's scope (WithScope): a top-level
+	// navigation (or its redirect hop) it refuses is stopped before it
+	// leaves, and ends the read as a refused navigation does.
+	scope func(string) error
 }
 
 // servedDoc is a checked document as the browser is given it.
@@ -247,6 +251,7 @@ type servedDoc struct {
 // setting it up have a budget of their own (setupWait), so a page does not
 // lose its read to a busy machine before it was even loaded.
 func (br *Browser) read(ctx context.Context, nav navigation, store blobPutter) (*pageRead, error) {
+	nav.scope = scopeOf(ctx)
 	setupCtx, cancel := context.WithTimeout(ctx, setupWait)
 	t, err := br.acquire(setupCtx, nav.deny)
 	cancel()
@@ -361,7 +366,9 @@ func (w *netWatch) refusedTop() bool {
 // the checked bytes, and lets every other paused request go on to the
 // proxy. Only document requests are paused (Fetch.enable's pattern). A
 // local file's page (nav.deny set) may not leave itself: its later
-// top-level navigations are aborted, which keeps the document in place.
+// top-level navigations are aborted, which keeps the document in place. A
+// crawl's page may not leave its scope: a top-level navigation or redirect
+// hop out of it is blocked before it is requested.
 func serveHandler(p *rod.Page, w *netWatch, nav navigation) func(*proto.FetchRequestPaused) {
 	var once sync.Once
 	return func(e *proto.FetchRequestPaused) {
@@ -370,6 +377,10 @@ func serveHandler(p *rod.Page, w *netWatch, nav navigation) func(*proto.FetchReq
 			once.Do(func() { serve = true })
 		}
 		go func() {
+			var outside error
+			if top && !serve {
+				outside = outsideScope(nav.scope, e.Request.URL)
+			}
 			switch {
 			case serve:
 				doc := nav.served
@@ -388,11 +399,25 @@ func serveHandler(p *rod.Page, w *netWatch, nav navigation) func(*proto.FetchReq
 				w.note(Refusal{URL: e.Request.URL, ResourceType: "Document", Reason: nav.deny + ": the page's navigation away was stopped", TopLevel: true})
 				w.mu.Unlock()
 				_ = proto.FetchFailRequest{RequestID: e.RequestID, ErrorReason: proto.NetworkErrorReasonAborted}.Call(p)
+			case outside != nil:
+				w.mu.Lock()
+				w.note(Refusal{URL: e.Request.URL, ResourceType: "Document", Reason: outside.Error(), TopLevel: true, outOfScope: true})
+				w.mu.Unlock()
+				_ = proto.FetchFailRequest{RequestID: e.RequestID, ErrorReason: proto.NetworkErrorReasonBlockedByClient}.Call(p)
 			default:
 				_ = proto.FetchContinueRequest{RequestID: e.RequestID}.Call(p)
 			}
 		}()
 	}
+}
+
+// outsideScope is why scope refuses u, nil when it does not (or there is
+// no scope).
+func outsideScope(scope func(string) error, u string) error {
+	if scope == nil {
+		return nil
+	}
+	return scope(u)
 }
 
 // Dialog is a JavaScript dialog the page opened; it was dismissed at once.

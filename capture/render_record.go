@@ -61,7 +61,7 @@ type Box struct {
 // BrowserTrace is what shaped a browser read, so it can be replayed.
 type BrowserTrace struct {
 	Chromium        string   `json:"chromium"`      // product/version the browser reports
-	UserAgent       string   `json:"user_agent"`    // the browser's own User-Agent
+	UserAgent       string   `json:"user_agent"`    // the browser's User-Agent: sieve's (--user-agent)
 	WalkerSHA256    string   `json:"walker_sha256"` // hash of the in-page walker script
 	Viewport        string   `json:"viewport"`      // WxH CSS px
 	Locale          string   `json:"locale"`

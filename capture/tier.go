@@ -340,9 +340,13 @@ func (c *Capturer) mergeRender(rec *Record, r *pageRead) {
 	rec.Trace.Browser = c.browserTrace()
 	rec.Render = &r.render
 	if top := topRefusal(r.render.Refused); top != nil && !strings.HasPrefix(rec.URL, "file://") {
-		// the page tried to leave for a refused address: that is the
-		// outcome, never a silently different page
-		rec.Error = &Error{Kind: ErrPrivate, Message: "the page's own navigation to " + top.URL + " was refused: " + top.Reason}
+		// the page tried to leave for a refused address (or out of the
+		// crawl's scope): that is the outcome, never a silently different page
+		kind := ErrPrivate
+		if top.outOfScope {
+			kind = ErrOutOfScope
+		}
+		rec.Error = &Error{Kind: kind, Message: "the page's own navigation to " + top.URL + " was refused: " + top.Reason}
 		return
 	}
 	if r.render.Navigated && r.status > 0 {

@@ -80,7 +80,10 @@ One capturer serves the whole crawl, so --delay, --per-host, robots.txt
 Crawl-delay and the robots.txt cache hold for every request to a host,
 sitemaps included. URLs are compared in canonical form (scheme and host lower
 case, no default port, no fragment, no tracking parameters; a page's
-rel=canonical and final URL count as seen).
+rel=canonical and final URL count as seen). The scope holds for every request:
+a redirect hop or a page's navigation in the browser out of it is not followed
+(the page is written as blocked, "redirected out of scope to URL"), and
+sitemaps on other hosts are not read.
 
 The state directory keeps the seen-set and the done-log: run the same command
 again after an interruption and the crawl resumes with the pages admitted and
@@ -88,9 +91,9 @@ not yet written, none lost and none read twice. A page read again (a new
 --state over the same --out) is asked for with the ETag and Last-Modified its
 artifact keeps; a 304, or the same content_hash, leaves the artifact as it is
 and the line says "unchanged": true (and "not_modified": true); a read
-whose outcome is not ok never replaces an ok artifact: the good one stays, the
-failure goes beside it (reread-failed.json) and the record says both
-("reread").
+whose outcome is not ok, or that has no content (no blocks) where the artifact
+has some, never replaces an ok artifact: the good one stays, the failure goes
+beside it (reread-failed.json) and the record says both ("reread").
 
 --shard I/N takes only the hosts of shard I of N (see pipelines/crawl-ssh.sh
 for a crawl over many machines); in-scope links to other shards' hosts go to
@@ -506,10 +509,12 @@ func settleCommand() *cli.Command {
 and writes one artifact directory per record under --out and one artifact line
 per record, as sieve-render does, except where an artifact of the same URL is
 already there: the same content_hash and outcome leave it untouched (the line
-says "unchanged": true), and a record whose outcome is not ok never replaces
+says "unchanged": true), and a record whose outcome is not ok, or that has no
+blocks where the artifact has some (an empty page reads ok), never replaces
 an ok (or partial) artifact: the good one stays, the failure is written into
 its directory as reread-failed.json, and the line is the kept artifact's with
-"reread": {"kept": true, "outcome": …}. Other records pass through.`,
+"reread": {"kept": true, "outcome": …} ("empty": true for an empty read).
+Other records pass through.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Value: "artifacts", Usage: "write artifacts under `DIR`"},
 			&cli.BoolFlag{Name: "no-evidence", Usage: "do not write the EEF bundle (evidence/)"},

@@ -179,7 +179,7 @@ func (k *Crawl) Seed(ctx context.Context, seeds []string, warn io.Writer) error 
 			start = c
 		}
 		var emitErr error
-		d, err := Discover(ctx, k.cp, start, func(p string) {
+		d, err := Discover(k.siteScoped(ctx), k.cp, start, func(p string) {
 			if emitErr == nil {
 				emitErr = k.admit(p, 0)
 			}
@@ -203,6 +203,24 @@ func (k *Crawl) Seed(ctx context.Context, seeds []string, warn io.Writer) error 
 		}
 	}
 	return nil
+}
+
+// scoped is ctx with the crawl's scope for capture: no page read requests
+// a URL out of it, redirect hops and the browser's navigations included.
+func (k *Crawl) scoped(ctx context.Context) context.Context {
+	if k.fr.Scope == nil {
+		return ctx
+	}
+	return capture.WithScope(ctx, k.fr.Scope.Check)
+}
+
+// siteScoped is ctx with the scope of the sites' own files (sitemaps,
+// feeds) for capture.Fetch.
+func (k *Crawl) siteScoped(ctx context.Context) context.Context {
+	if k.fr.Scope == nil {
+		return ctx
+	}
+	return capture.WithScope(ctx, k.fr.Scope.CheckSite)
 }
 
 func looksLikeFeed(p string) bool {
@@ -293,7 +311,10 @@ func (cw *crawlWriter) line(line []byte) error {
 		if gjson.GetBytes(line, "unchanged").Bool() {
 			outcome = "unchanged"
 		}
-		if gjson.GetBytes(line, "reread.kept").Bool() {
+		switch {
+		case gjson.GetBytes(line, "reread.empty").Bool():
+			outcome = "kept (re-read empty)"
+		case gjson.GetBytes(line, "reread.kept").Bool():
 			outcome = "kept (re-read " + gjson.GetBytes(line, "reread.outcome").String() + ")"
 		}
 	case record.KindError:
@@ -379,9 +400,11 @@ const (
 	FileValidators = "validators.json"
 )
 
-// captureStage is capture with conditional requests: a page with an
-// artifact and validators from an earlier crawl is asked for with
-// If-None-Match / If-Modified-Since, and a 304 becomes kindNotModified.
+// captureStage is capture in the crawl's scope (a redirect out of it is
+// not followed: the page is an out_of_scope blocked read) with conditional
+// requests: a page with an artifact and validators from an earlier crawl
+// is asked for with If-None-Match / If-Modified-Since, and a 304 becomes
+// kindNotModified.
 func (k *Crawl) captureStage() jsonl.Stage {
 	st := k.cp.Stage()
 	st.Transform = func(ctx context.Context, line []byte) ([]byte, error) {
@@ -395,7 +418,7 @@ func (k *Crawl) captureStage() jsonl.Stage {
 			dir = filepath.Join(k.cfg.Out, rel)
 			cond.Send = readValidators(dir)
 		}
-		rec := k.cp.Capture(capture.WithConditional(ctx, cond), t)
+		rec := k.cp.Capture(capture.WithConditional(k.scoped(ctx), cond), t)
 		if rec.Status == http.StatusNotModified && rec.Error == nil && cond.Send != (capture.Validators{}) {
 			if _, ok := readManifest(dir); ok {
 				out, err := codec.Marshal(map[string]string{"record": kindNotModified, "schema_version": record.SchemaVersion, "url": t.URL})
@@ -498,8 +521,11 @@ var graphKeys = record.FieldsOf[graph.Record]()
 // Reread is what a later read of a page gave when it was not used: the
 // good artifact was kept, and this is the failure beside it.
 type Reread struct {
-	Kept       bool     `json:"kept"`
-	Outcome    string   `json:"outcome"`
+	Kept    bool   `json:"kept"`
+	Outcome string `json:"outcome"`
+	// Empty: the read came back with no content (no blocks) where the kept
+	// artifact has some; its outcome may be ok (an empty served document).
+	Empty      bool     `json:"empty,omitempty"`
 	Evidence   []string `json:"evidence"`
 	HTTPStatus int      `json:"http_status"`
 	At         string   `json:"at"`
@@ -521,7 +547,8 @@ const FileRereadFailed = "reread-failed.json"
 // Settle writes the artifact of one graph record line like render.Transform,
 // with two exceptions for a page read before (an artifact is already in
 // its directory): the same content_hash and outcome leave the artifact as
-// it is ("unchanged": true), and a read whose outcome is not ok does not
+// it is ("unchanged": true), and a read whose outcome is not ok, or that
+// has no content (no blocks) where the artifact has some, does not
 // replace an ok or partial artifact: the good one stays, the failure is
 // written beside it (reread-failed.json) and the record says both. The
 // page's validators (ValidatorsKey, from sieve crawl's capture) are kept in
@@ -542,8 +569,8 @@ func Settle(ctx context.Context, opts render.Options, line []byte) ([]byte, erro
 	case hasOld && old.ContentHash == rec.ContentHash && old.Outcome.Status == rec.Outcome.Status:
 		res.Artifact = old.artifact(rec.URL, dir)
 		res.Unchanged = true
-	case hasOld && good(old.Outcome.Status) && !good(rec.Outcome.Status):
-		rr := &Reread{Kept: true, Outcome: rec.Outcome.Status, Evidence: rec.Outcome.Evidence,
+	case hasOld && good(old.Outcome.Status) && (!good(rec.Outcome.Status) || emptied(old, &rec)):
+		rr := &Reread{Kept: true, Outcome: rec.Outcome.Status, Empty: emptied(old, &rec), Evidence: rec.Outcome.Evidence,
 			HTTPStatus: rec.Outcome.HTTPStatus, At: rec.DistilledAt, File: filepath.Join(dir, FileRereadFailed)}
 		if err := writeFileAtomic(rr.File, rr); err != nil {
 			return nil, err
@@ -573,11 +600,21 @@ func Settle(ctx context.Context, opts render.Options, line []byte) ([]byte, erro
 
 func good(status string) bool { return status == graph.StatusOK || status == graph.StatusPartial }
 
+// emptied reports whether rec, a re-read, has no content where the
+// artifact old has some: an empty served document reads ok, yet it is no
+// better a replacement for the page than a failed read.
+func emptied(old manifest, rec *graph.Record) bool {
+	return old.Counts.Blocks > 0 && rec.Counts.Blocks == 0
+}
+
 type manifest struct {
 	Outcome struct {
 		Status string `json:"status"`
 	} `json:"outcome"`
 	ContentHash string `json:"content_hash"`
+	Counts      struct {
+		Blocks int `json:"blocks"`
+	} `json:"counts"`
 }
 
 func (m manifest) artifact(u, dir string) render.Artifact {

@@ -45,6 +45,9 @@ func NewScope(mode string, seeds, prefixes []string, pattern string) (*Scope, er
 				return nil, fmt.Errorf("prefix %q is not an http(s) URL", p)
 			}
 			s.prefixes = append(s.prefixes, c)
+			if u, err := url.Parse(c); err == nil {
+				s.hosts[u.Host] = true // its site's own files (CheckSite)
+			}
 		}
 	case ScopeRegex:
 		if pattern == "" {
@@ -100,6 +103,38 @@ func (s *Scope) In(c string) bool {
 		return s.re.MatchString(c)
 	}
 	return true
+}
+
+// Check is the scope as sieve crawl has capture apply it (capture.WithScope)
+// to every URL a page's read is about to request: the page, each redirect
+// hop, a navigation in the browser. It returns nil for a URL in scope.
+func (s *Scope) Check(raw string) error {
+	if c, ok := Canonical(raw); ok && s.In(c) {
+		return nil
+	}
+	return s.outside()
+}
+
+// CheckSite is Check for a site's own files: robots.txt Sitemap: lines,
+// sitemaps, sitemap-index entries and feeds. For host, site and any it is
+// the pages' scope; a prefix or regex scope takes the hosts of its seeds
+// and prefixes, since a site's sitemaps seldom lie under the prefix or
+// match the expression that its pages do.
+func (s *Scope) CheckSite(raw string) error {
+	c, ok := Canonical(raw)
+	if ok && (s.In(c) || (s.Mode == ScopePrefix || s.Mode == ScopeRegex) && s.hostIn(c)) {
+		return nil
+	}
+	return s.outside()
+}
+
+func (s *Scope) hostIn(c string) bool {
+	u, err := url.Parse(c)
+	return err == nil && s.hosts[u.Host]
+}
+
+func (s *Scope) outside() error {
+	return fmt.Errorf("outside the crawl's scope (--scope %s)", s.Mode)
 }
 
 // site is the registrable domain of host (example.co.uk for

@@ -111,7 +111,7 @@ func fetchSignals(c *normalize.CaptureInfo, add func(string, string, ...string))
 			ev += " with Retry-After: " + ra
 		}
 		add("fetch", StatusBlocked, ev, c.Error.Message)
-	case capture.ErrPrivate:
+	case capture.ErrPrivate, capture.ErrOutOfScope:
 		add("fetch", StatusBlocked, "not fetched: "+c.Error.Message)
 	default:
 		add("fetch", StatusBlocked, "the fetch failed ("+c.Error.Kind+"): "+c.Error.Message)
