@@ -2,6 +2,10 @@
 // record kind sieve writes and of the artifact's manifest.json and
 // content.json, embedded in the build, and validates documents against them.
 //
+// The artifact-format schemas ship open, as a consumer reads them
+// (ValidateConsumer); Validate and ValidateRecord hold a document to what
+// sieve writes, with those schemas closed again (strict.go).
+//
 // A schema is named by its file stem: "capture", "normalized", "graph",
 // "artifact", "error" (records), "content", "manifest" (artifact files).
 // defs.schema.json holds the definitions they share and is not a document
@@ -41,10 +45,10 @@ const (
 )
 
 var (
-	printer     = message.NewPrinter(language.English)
-	compileOnce sync.Once
-	compiled    map[string]*jsonschema.Schema
-	compileErr  error
+	printer = message.NewPrinter(language.English)
+	// producerSchemas and consumerSchemas compile every schema once.
+	producerSchemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) { return compileAll(true) })
+	consumerSchemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) { return compileAll(false) })
 )
 
 // Names returns the stems of the document schemas, sorted.
@@ -60,9 +64,24 @@ func Names() []string {
 	return names
 }
 
-// Validate checks doc (one JSON document) against the schema named name.
+// Validate checks doc (one JSON document) against the schema named name as
+// its producer must write it: no member the schema does not name, and
+// schema_version the one sieve writes. Every record and file a stage
+// writes is held to this in the tests.
 func Validate(name string, doc []byte) error {
-	all, err := schemas()
+	return validate(producerSchemas, name, doc)
+}
+
+// ValidateConsumer checks doc against the schema named name as shipped,
+// the way a consumer reads an artifact: members it does not recognise are
+// ignored and any 1.x schema_version is accepted (ARTIFACT.md
+// "Compatibility"). The EEF schemas are the same either way.
+func ValidateConsumer(name string, doc []byte) error {
+	return validate(consumerSchemas, name, doc)
+}
+
+func validate(compile func() (map[string]*jsonschema.Schema, error), name string, doc []byte) error {
+	all, err := compile()
 	if err != nil {
 		return err
 	}
@@ -97,22 +116,27 @@ func ValidateRecord(line []byte) error {
 	return fmt.Errorf("schemas: unknown record kind %q", kind)
 }
 
-// schemas compiles every schema once.
-func schemas() (map[string]*jsonschema.Schema, error) {
-	compileOnce.Do(func() { compiled, compileErr = compileAll() })
-	return compiled, compileErr
-}
-
-func compileAll() (map[string]*jsonschema.Schema, error) {
+// compileAll compiles every schema, the artifact-format ones closed for
+// their producer when producer is set.
+func compileAll(producer bool) (map[string]*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
-	entries, err := fs.Glob(files, "*"+suffix)
+	docs, err := loadAll()
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range entries {
-		if err := addResource(c, e); err != nil {
+	if producer {
+		format := map[string]any{}
+		for file, doc := range docs {
+			if isArtifactFormat(file) {
+				format[file] = doc
+			}
+		}
+		closeForProducer(format)
+	}
+	for file, doc := range docs {
+		if err := c.AddResource(BaseURL+file, doc); err != nil {
 			return nil, err
 		}
 	}
@@ -142,16 +166,23 @@ var lineSchemas = map[string]string{
 	"ethos-anchor-line": "ethos-evidence-anchor-report.schema.json#/$defs/anchor_record",
 }
 
-func addResource(c *jsonschema.Compiler, file string) error {
-	b, err := files.ReadFile(file)
+// loadAll parses every schema file, keyed by file name.
+func loadAll() (map[string]any, error) {
+	entries, err := fs.Glob(files, "*"+suffix)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		return fmt.Errorf("schemas: %s: %w", file, err)
+	docs := map[string]any{}
+	for _, file := range entries {
+		b, err := files.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		if docs[file], err = jsonschema.UnmarshalJSON(bytes.NewReader(b)); err != nil {
+			return nil, fmt.Errorf("schemas: %s: %w", file, err)
+		}
 	}
-	return c.AddResource(BaseURL+file, doc)
+	return docs, nil
 }
 
 // describe turns a validation error into one line naming each violated

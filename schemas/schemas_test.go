@@ -10,7 +10,7 @@ import (
 )
 
 func TestEverySchemaCompiles(t *testing.T) {
-	all, err := schemas()
+	all, err := producerSchemas()
 	if err != nil {
 		t.Fatal(err)
 	}
