@@ -22,7 +22,7 @@ COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -o /out/ \
       ./cmd/sieve ./cmd/sieve-capture ./cmd/sieve-normalize ./cmd/sieve-graph \
       ./cmd/sieve-render ./cmd/sieve-sample ./cmd/sieve-verify ./cmd/sieve-anchor \
-      ./cmd/sieve-crop ./cmd/sieve-frontier
+      ./cmd/sieve-crop ./cmd/sieve-diff ./cmd/sieve-frontier
 
 # --- static: the binaries on distroless (CA certificates, a nonroot user) ---
 # The static tier only: --tier auto finds no Chromium and keeps the static

@@ -4,12 +4,12 @@
 SHELL := /bin/bash
 GO    ?= go
 BIN   := $(CURDIR)/bin
-CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-sample sieve-verify sieve-anchor sieve-crop sieve-frontier
+CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-sample sieve-verify sieve-anchor sieve-crop sieve-diff sieve-frontier
 # Packages whose code runs concurrently: their tests run under -race.
 # RACE_ONLY_PKGS run only there (the unit pass would run the same tests a
 # second time); cmd/sieve runs in both, as some of its PDF tests skip under
 # the detector (PDFium's wasm runs ten times slower there).
-RACE_ONLY_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./internal/mcpserver/... ./frontier/...
+RACE_ONLY_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./mcp/... ./frontier/...
 RACE_PKGS := $(RACE_ONLY_PKGS) ./cmd/sieve/...
 
 # make install puts the binaries, their man pages and sieve's shell
@@ -18,7 +18,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 
 .PHONY: install static man image
-.PHONY: all build demo test test-start check-go deps lint unit race ajv mcp-client mcp-conformance e2e bench bench-go bench-mcp bench-stream bench-startup bench-render bench-quality bench-quality-peers bench-pdf bench-crop bench-crawl bench-growth testpdfs clean
+.PHONY: all build demo test test-start check-go deps lint unit race ajv mcp-client mcp-conformance e2e bench bench-go bench-mcp bench-stream bench-startup bench-render bench-quality bench-quality-peers train bench-pdf bench-crop bench-crawl bench-growth testpdfs clean
 
 all: build
 
@@ -35,7 +35,9 @@ check-go:
 deps:
 	@scripts/ensure-tools.sh parallel
 	@scripts/ensure-tools.sh chromium || echo "WARNING: Chromium is missing: the render-tier tests will be SKIPPED (apt-get install chromium)" >&2
+	@scripts/ensure-tools.sh tesseract-ocr:tesseract tesseract-ocr-eng:tesseract || echo "WARNING: Tesseract is missing: the canvas OCR tests will be SKIPPED (apt-get install tesseract-ocr tesseract-ocr-eng)" >&2
 	@scripts/ensure-tools.sh poppler-utils:pdftotext || echo "WARNING: poppler-utils is missing: the PDF reference checks will be SKIPPED (apt-get install poppler-utils)" >&2
+	@scripts/ensure-tools.sh wget || echo "WARNING: wget is missing: the WARC-from-wget test will be SKIPPED (apt-get install wget)" >&2
 	@scripts/ensure-tools.sh openssh-server:/usr/sbin/sshd rsync iproute2:ip || echo "WARNING: sshd or rsync is missing: the three-machine crawl test (network namespaces, as root) will be SKIPPED (apt-get install openssh-server rsync)" >&2
 	@scripts/ensure-tools.sh umoci || echo "WARNING: umoci is missing: the container image's unpack check will be SKIPPED (apt-get install umoci)" >&2
 
@@ -121,13 +123,13 @@ mcp-conformance: build
 bench: build bench-go bench-stream bench-startup bench-render bench-pdf bench-mcp bench-crop bench-crawl bench-growth
 
 bench-go:
-	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./normalize ./graph ./render ./internal/bench ./verify ./anchor
+	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./normalize ./graph ./render ./bench ./verify ./anchor
 
 # bench-mcp: what distill returns (manifest.json and the whole result) against
 # page bytes by page-size quartile over ../shared/bench, and the latency of
 # distill and of get_section/search on a stored artifact, over MCP.
 bench-mcp: check-go
-	$(GO) test -run '^$$' -bench MCP -benchtime 50x -count 1 ./internal/mcpserver
+	$(GO) test -run '^$$' -bench MCP -benchtime 50x -count 1 ./mcp
 
 bench-stream: build
 	@scripts/bench-stream.sh
@@ -181,6 +183,16 @@ bench-quality: check-go
 
 bench-quality-peers: check-go
 	@PEERS=1 scripts/bench-quality.sh
+
+# train learns the block model from the five sets in ../shared/bench,
+# deterministically, after printing its leave-one-set-out validation
+# (docs/QUALITY.md). It writes bin/model.json: the shipped graph/model.json
+# holds no trees (held out, the model did not beat the rules); to ship one,
+# make train MODEL_OUT=$(CURDIR)/graph/model.json.
+MODEL_OUT ?= $(BIN)/model.json
+train: check-go
+	@mkdir -p $(BIN)
+	cd bench/quality && SIEVE_BENCH_DIR=$${SIEVE_BENCH_DIR:-$(CURDIR)/../shared/bench} GOFLAGS=-mod=mod $(GO) run ./train -out $(MODEL_OUT)
 
 clean:
 	rm -rf $(BIN) artifacts .bench

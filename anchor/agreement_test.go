@@ -41,11 +41,11 @@ func TestSchemaCommandAgreement(t *testing.T) {
 		code string
 	}
 	readers := map[string][]run{
-		"ethos-citations":               {{func(f string) []string { return []string{"verify", doc, "--citations", f} }, verify.ExitInvalidCitations, "invalid_citations"}},
-		"ethos-evidence-anchor-request": {{func(f string) []string { return []string{"evidence", "anchor", doc, "--evidence-refs", f} }, verify.ExitInvalidEvidenceRefs, "invalid_evidence_refs"}},
+		"ethos-citations":               {{func(f string) []string { return []string{"verify", doc, "--citations", f} }, cliutil.ExitInvalidCitations, "invalid_citations"}},
+		"ethos-evidence-anchor-request": {{func(f string) []string { return []string{"evidence", "anchor", doc, "--evidence-refs", f} }, cliutil.ExitInvalidEvidenceRefs, "invalid_evidence_refs"}},
 		"ethos-document": {
-			{func(f string) []string { return []string{"verify", f, "--citations", cit} }, verify.ExitInvalidSource, "invalid_source"},
-			{func(f string) []string { return []string{"evidence", "anchor", f, "--evidence-refs", req} }, verify.ExitInvalidSource, "invalid_source"},
+			{func(f string) []string { return []string{"verify", f, "--citations", cit} }, cliutil.ExitInvalidSource, "invalid_source"},
+			{func(f string) []string { return []string{"evidence", "anchor", f, "--evidence-refs", req} }, cliutil.ExitInvalidSource, "invalid_source"},
 		},
 	}
 	seen := map[string]int{}

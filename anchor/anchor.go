@@ -12,8 +12,8 @@
 package anchor
 
 import (
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/c14n"
-	"github.com/sieve-dev/sieve/verify"
 )
 
 // Artifact identities (SPEC.md §4.5–4.6).
@@ -131,12 +131,12 @@ type Binding struct {
 type Report struct {
 	ArtifactType      string           `json:"artifact_type"`
 	SchemaVersion     string           `json:"schema_version"`
-	Grounding         verify.Grounding `json:"grounding"`
+	Grounding         ground.Grounding `json:"grounding"`
 	CoordinateProfile string           `json:"coordinate_profile"`
 	TextNormalization string           `json:"text_normalization"`
 	FingerprintStale  bool             `json:"fingerprint_stale"`
 	AllBound          bool             `json:"all_bound"`
-	CapabilityLimits  []verify.Limit   `json:"capability_limits"`
+	CapabilityLimits  []ground.Limit   `json:"capability_limits"`
 	Warnings          []Warning        `json:"warnings"`
 	Anchors           []Anchor         `json:"anchors"`
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sieve-dev/sieve/internal/ground"
+	"github.com/sieve-dev/sieve/evidence/ground"
 )
 
 // Anchorer binds refs to one source. Build it once; Anchor is then a

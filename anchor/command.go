@@ -8,11 +8,12 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v2"
 
+	"github.com/sieve-dev/sieve/evidence/evcmd"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"
 	"github.com/sieve-dev/sieve/internal/record"
-	"github.com/sieve-dev/sieve/verify"
 )
 
 // EvidenceCommand is `sieve evidence`, the home of `sieve evidence anchor`.
@@ -37,7 +38,7 @@ func Command() *cli.Command {
 			"on stderr (8: the request is malformed; 9: --fail-on-unbound and some ref is not bound).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "evidence-refs", Usage: "evidence anchor request `FILE`"},
-			&cli.StringFlag{Name: "grounding", Value: verify.FormatAuto, Usage: "source `FORMAT`: auto, ethos-document, sieve-graph, opendataloader-json"},
+			&cli.StringFlag{Name: "grounding", Value: ground.FormatAuto, Usage: "source `FORMAT`: auto, ethos-document, sieve-graph, opendataloader-json"},
 			&cli.BoolFlag{Name: "fail-on-unbound", Usage: "exit 9 unless every evidence ref is bound"},
 			&cli.StringFlag{Name: "out", Usage: "write the report to `FILE` instead of stdout"},
 		},
@@ -46,7 +47,7 @@ func Command() *cli.Command {
 }
 
 func runAnchor(c *cli.Context) error {
-	pos, err := verify.Interspersed(c, "fail-on-unbound")
+	pos, err := evcmd.Interspersed(c, "fail-on-unbound")
 	if err != nil {
 		return err
 	}
@@ -56,28 +57,28 @@ func runAnchor(c *cli.Context) error {
 	if c.String("evidence-refs") == "" {
 		return cliutil.Usagef("--evidence-refs is required")
 	}
-	if err := verify.CheckFormat(c.String("grounding")); err != nil {
+	if err := evcmd.CheckFormat(c.String("grounding")); err != nil {
 		return err
 	}
-	src, err := verify.LoadFile(c.String("grounding"), pos[0])
+	src, err := evcmd.LoadFile(c.String("grounding"), pos[0])
 	if err != nil {
 		return err
 	}
 	b, err := os.ReadFile(c.String("evidence-refs"))
 	if err != nil {
-		return verify.Coded(verify.ExitIO, "io_error", "cannot read evidence refs: %v", err)
+		return evcmd.Coded(cliutil.ExitIO, "io_error", "cannot read evidence refs: %v", err)
 	}
 	req, err := ParseRequest(b)
 	if err != nil {
-		return verify.Coded(verify.ExitInvalidEvidenceRefs, "invalid_evidence_refs", "%v", err)
+		return evcmd.Coded(cliutil.ExitInvalidEvidenceRefs, "invalid_evidence_refs", "%v", err)
 	}
 	r := Run(src, req)
-	if err := verify.WriteOut(c, r.Canonical); err != nil {
+	if err := evcmd.WriteOut(c, r.Canonical); err != nil {
 		return err
 	}
 	// On a coded failure stderr carries the canonical JSON error only.
 	if c.Bool("fail-on-unbound") && !r.AllBound {
-		return verify.Coded(verify.ExitUnbound, "evidence_unbound", "%d of %d evidence refs are not bound", len(r.Anchors)-r.Bound(), len(r.Anchors))
+		return evcmd.Coded(cliutil.ExitUnbound, "evidence_unbound", "%d of %d evidence refs are not bound", len(r.Anchors)-r.Bound(), len(r.Anchors))
 	}
 	fmt.Fprintf(cliutil.Stderr(c), "anchors: %d of %d bound\n", r.Bound(), len(r.Anchors))
 	return nil
@@ -101,16 +102,16 @@ func FilterCommand() *cli.Command {
 			"evidence_refs). A malformed line becomes an error record and the exit status is 1.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "graph", Usage: "grounding source `FILE`: graph records, content.json or document.ethos.json"},
-			&cli.StringFlag{Name: "grounding", Value: verify.FormatAuto, Usage: "source `FORMAT`"},
+			&cli.StringFlag{Name: "grounding", Value: ground.FormatAuto, Usage: "source `FORMAT`"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 || c.String("graph") == "" {
 				return cliutil.Usagef("sieve-anchor reads evidence refs on stdin and needs --graph FILE")
 			}
-			if err := verify.CheckFormat(c.String("grounding")); err != nil {
+			if err := evcmd.CheckFormat(c.String("grounding")); err != nil {
 				return err
 			}
-			src, err := verify.LoadFile(c.String("grounding"), c.String("graph"))
+			src, err := evcmd.LoadFile(c.String("grounding"), c.String("graph"))
 			if err != nil {
 				return err
 			}

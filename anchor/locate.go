@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sieve-dev/sieve/internal/ground"
+	"github.com/sieve-dev/sieve/evidence/ground"
 )
 
 // Every locator field a ref carries narrows its binding, whatever its kind

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/evidence/eef"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/c14n"
-	"github.com/sieve-dev/sieve/internal/eef"
 	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
 	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/schemas"

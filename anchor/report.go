@@ -3,13 +3,13 @@ package anchor
 import (
 	"fmt"
 
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/c14n"
-	"github.com/sieve-dev/sieve/verify"
 )
 
 // Run anchors every ref of a well-formed request (ParseRequest) and
 // assembles the report: one anchor per ref, in request order.
-func Run(src verify.GroundingSource, req Request) Report {
+func Run(src ground.Source, req Request) Report {
 	a := New(src)
 	r := newReport(src)
 	for _, ref := range req.EvidenceRefs {
@@ -19,9 +19,9 @@ func Run(src verify.GroundingSource, req Request) Report {
 	return r
 }
 
-func newReport(src verify.GroundingSource) Report {
+func newReport(src ground.Source) Report {
 	caps := src.Capabilities()
-	g := verify.Grounding{Identity: src.Identity(), Capabilities: caps}
+	g := ground.Grounding{Identity: src.Identity(), Capabilities: caps}
 	if fp := src.SourceFingerprint(); fp != "" {
 		g.SourceFingerprint = &fp
 	}
@@ -30,7 +30,7 @@ func newReport(src verify.GroundingSource) Report {
 	}
 	return Report{ArtifactType: ReportType, SchemaVersion: SchemaVersion, Grounding: g,
 		CoordinateProfile: c14n.CoordinateProfile, TextNormalization: c14n.TextNormalization,
-		CapabilityLimits: append([]verify.Limit{}, caps.Limits...), Warnings: []Warning{}, Anchors: []Anchor{}}
+		CapabilityLimits: append([]ground.Limit{}, caps.Limits...), Warnings: []Warning{}, Anchors: []Anchor{}}
 }
 
 // finish derives the report-level fields from the anchors.

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/c14n"
-	"github.com/sieve-dev/sieve/internal/ground"
 )
 
 // ParseRequest reads evidence_anchor_request.json. Input that is not

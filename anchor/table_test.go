@@ -8,8 +8,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/schemas"
-	"github.com/sieve-dev/sieve/verify"
 )
 
 // refCase is one evidence ref (its JSON without evidence_id) and the
@@ -323,8 +323,8 @@ func TestAnchorTable(t *testing.T) {
 			// Beside a good ref: the request is refused whole.
 			req := write(t, dir, "req.json", reqHead+`[{"evidence_id":"good","kind":"page","page_ref":"p0001"},{"evidence_id":"bad",`+ref[1:]+`]}`)
 			code, _, stderr := run(t, "", "evidence", "anchor", pdfDoc, "--evidence-refs", req)
-			if code != verify.ExitInvalidEvidenceRefs || gjson.Get(stderr, "error.code").Str != "invalid_evidence_refs" {
-				t.Errorf("%s: exit %d %s, want %d invalid_evidence_refs", name, code, stderr, verify.ExitInvalidEvidenceRefs)
+			if code != cliutil.ExitInvalidEvidenceRefs || gjson.Get(stderr, "error.code").Str != "invalid_evidence_refs" {
+				t.Errorf("%s: exit %d %s, want %d invalid_evidence_refs", name, code, stderr, cliutil.ExitInvalidEvidenceRefs)
 			}
 		}
 	})

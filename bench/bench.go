@@ -21,7 +21,7 @@ func Dir() string {
 	if d := os.Getenv("SIEVE_BENCH_DIR"); d != "" {
 		return d
 	}
-	return filepath.Join("..", "..", "..", "shared", "bench")
+	return filepath.Join("..", "..", "shared", "bench")
 }
 
 // LoadCaptures gunzips every *.gz page under set/html into tmp and captures

@@ -1,4 +1,4 @@
-package sieve
+package cli
 
 import (
 	"fmt"
@@ -11,6 +11,8 @@ import (
 	"github.com/sieve-dev/sieve/anchor"
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/crop"
+	"github.com/sieve-dev/sieve/diff"
+	"github.com/sieve-dev/sieve/frontier"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/sample"
@@ -19,8 +21,10 @@ import (
 	"github.com/sieve-dev/sieve/verify"
 )
 
-// Binaries are the stage binaries beside sieve, by name, for their man
-// pages.
+// Binaries are the stage binaries beside sieve, by name: the one list
+// of them. Each has its cmd/NAME (a main that runs it through cliutil.Exec)
+// and its man page; the Makefile's CMDS and cmd/sieve's test programs are
+// held to it by TestBinaries.
 func Binaries() map[string]func() *cli.Command {
 	return map[string]func() *cli.Command{
 		"sieve-capture":   capture.Command,
@@ -30,8 +34,17 @@ func Binaries() map[string]func() *cli.Command {
 		"sieve-verify":    verify.FilterCommand,
 		"sieve-anchor":    anchor.FilterCommand,
 		"sieve-crop":      crop.Command,
+		"sieve-diff":      diff.Command,
 		"sieve-sample":    sample.Command,
+		"sieve-frontier":  frontier.Command,
 	}
+}
+
+// Programs are sieve and its Binaries, by name.
+func Programs() map[string]func() *cli.Command {
+	p := Binaries()
+	p["sieve"] = Command
+	return p
 }
 
 // completionCommand is `sieve completion bash|zsh|fish`.

@@ -1,7 +1,7 @@
-// Package sieve is the umbrella command for people: `sieve distill` runs
+// Package cli is the umbrella command for people: `sieve distill` runs
 // capture → normalize → graph → render in one process, and the stage
 // commands are there as subcommands too (`sieve graph` is sieve-graph).
-package sieve
+package cli
 
 import (
 	"github.com/urfave/cli/v2"
@@ -9,11 +9,14 @@ import (
 	"github.com/sieve-dev/sieve/anchor"
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/crop"
+	"github.com/sieve-dev/sieve/diff"
+	"github.com/sieve-dev/sieve/distill"
 	"github.com/sieve-dev/sieve/frontier"
 	"github.com/sieve-dev/sieve/graph"
-	"github.com/sieve-dev/sieve/internal/mcpserver"
+	"github.com/sieve-dev/sieve/mcp"
 	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/render"
+	"github.com/sieve-dev/sieve/verify"
 )
 
 // Command is the sieve program.
@@ -22,18 +25,19 @@ func Command() *cli.Command {
 		Name:  "sieve",
 		Usage: "read web pages the way an agent needs them read",
 		Subcommands: []*cli.Command{
-			Distill(),
+			distill.Command(),
 			frontier.CrawlCommand(),
 			capture.Command(),
 			normalize.Command(),
 			graph.Command(),
 			render.Command(),
-			crop.VerifyCommand(), // sieve verify, with --crops DIR
+			verify.Command(crop.VerifyExtension()), // sieve verify, with --crops DIR
 			anchor.EvidenceCommand(),
 			crop.Command(),
+			diff.Command(),
 			completionCommand(),
 			manCommand(),
-			mcpserver.Command(),
+			mcp.Command(),
 		},
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/sieve-dev/sieve/evidence/evcmd"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/verify"
 )
@@ -48,7 +49,7 @@ func Command() *cli.Command {
 }
 
 func runCrop(c *cli.Context) error {
-	pos, err := verify.Interspersed(c)
+	pos, err := evcmd.Interspersed(c)
 	if err != nil {
 		return err
 	}
@@ -58,7 +59,7 @@ func runCrop(c *cli.Context) error {
 	if c.String("out") == "" {
 		return cliutil.Usagef("--out DIR is required")
 	}
-	if err := verify.CheckFormat(c.String("grounding")); err != nil {
+	if err := evcmd.CheckFormat(c.String("grounding")); err != nil {
 		return err
 	}
 	var rb []byte
@@ -68,11 +69,11 @@ func runCrop(c *cli.Context) error {
 		rb, err = io.ReadAll(cliutil.Stdin(c))
 	}
 	if err != nil {
-		return verify.Coded(verify.ExitIO, "io_error", "cannot read the report: %v", err)
+		return evcmd.Coded(cliutil.ExitIO, "io_error", "cannot read the report: %v", err)
 	}
 	cites, err := ReadCites(rb)
 	if err != nil {
-		return verify.Coded(verify.ExitInvalidCitations, "invalid_report", "%v", err)
+		return evcmd.Coded(cliutil.ExitInvalidCitations, "invalid_report", "%v", err)
 	}
 	set, err := Run(c, pos[0], cites, false)
 	if err != nil {
@@ -80,7 +81,7 @@ func runCrop(c *cli.Context) error {
 	}
 	lines, _ := Lines(set)
 	if _, err := cliutil.Stdout(c).Write(lines); err != nil {
-		return verify.Coded(verify.ExitIO, "io_error", "cannot write the descriptors: %v", err)
+		return evcmd.Coded(cliutil.ExitIO, "io_error", "cannot write the descriptors: %v", err)
 	}
 	return nil
 }
@@ -101,22 +102,22 @@ func Run(c *cli.Context, docPath string, cites []Cite, quiet bool) (Set, error) 
 	}
 	doc, err := os.ReadFile(docPath)
 	if err != nil {
-		return Set{}, verify.Coded(verify.ExitIO, "io_error", "cannot read %s: %v", docPath, err)
+		return Set{}, evcmd.Coded(cliutil.ExitIO, "io_error", "cannot read %s: %v", docPath, err)
 	}
 	src, err := verify.Load(c.String("grounding"), doc)
 	if err != nil {
-		return Set{}, verify.Coded(verify.ExitInvalidSource, "invalid_source", "%v", err)
+		return Set{}, evcmd.Coded(cliutil.ExitInvalidSource, "invalid_source", "%v", err)
 	}
 	ras, err := LoadRaster(doc, src, Sources{Blobs: c.String("blobs"), PDF: c.String("source"), Screenshot: c.String("screenshot"), Bundle: filepath.Dir(docPath)})
 	if err != nil {
-		return Set{}, verify.Coded(verify.ExitIO, "io_error", "%v", err)
+		return Set{}, evcmd.Coded(cliutil.ExitIO, "io_error", "%v", err)
 	}
 	set, err := Make(src, TargetsOf(src, cites), ras, Options{Padding: c.Int("padding"), DPI: c.Int("dpi")})
 	if err != nil {
-		return Set{}, verify.Coded(verify.ExitInvalidSource, "invalid_source", "%v", err)
+		return Set{}, evcmd.Coded(cliutil.ExitInvalidSource, "invalid_source", "%v", err)
 	}
 	if err := Write(out, set); err != nil {
-		return Set{}, verify.Coded(verify.ExitIO, "io_error", "cannot write the crops: %v", err)
+		return Set{}, evcmd.Coded(cliutil.ExitIO, "io_error", "cannot write the crops: %v", err)
 	}
 	if quiet {
 		return set, nil
@@ -126,48 +127,22 @@ func Run(c *cli.Context, docPath string, cites []Cite, quiet bool) (Set, error) 
 	return set, nil
 }
 
-// VerifyCommand is `sieve verify` with --crops DIR: after the report is
-// written (whatever its verdict), the grounded checks' crops are written
-// to DIR/crops/. Without --crops it is verify's command unchanged.
-func VerifyCommand() *cli.Command {
-	cmd := verify.Command()
-	cmd.Flags = append(cmd.Flags, append([]cli.Flag{
-		&cli.StringFlag{Name: "crops", Usage: "also write the crops of the grounded checks to `DIR`/crops/"},
-	}, Flags()...)...)
-	cmd.UsageText += " [--crops DIR [--blobs DIR | --source PDF | --screenshot PNG]]"
-	inner := cmd.Action
-	cmd.Action = func(c *cli.Context) error {
-		pos, err := verify.Interspersed(c, "fail-on-ungrounded")
-		if err != nil {
+// VerifyExtension is `sieve verify`'s --crops DIR: after the report is
+// written (whatever its verdict), the grounded checks' crops of that same
+// report are written to DIR/crops/. Without --crops it does nothing.
+func VerifyExtension() verify.Extension {
+	return verify.Extension{
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "crops", Usage: "also write the crops of the grounded checks to `DIR`/crops/"},
+		}, Flags()...),
+		UsageText: " [--crops DIR [--blobs DIR | --source PDF | --screenshot PNG]]",
+		After: func(c *cli.Context, doc string, r *verify.Report, failing bool) error {
+			if c.String("crops") == "" {
+				return nil
+			}
+			// On a coded failure stderr carries the canonical JSON error only.
+			_, err := Run(c, doc, CitesOf(r), failing)
 			return err
-		}
-		verr := inner(c)
-		if c.String("crops") == "" || len(pos) != 1 || (verr != nil && !isUngrounded(verr)) {
-			return verr
-		}
-		src, err := verify.LoadFile(c.String("grounding"), pos[0])
-		if err != nil {
-			return err
-		}
-		cb, err := os.ReadFile(c.String("citations"))
-		if err != nil {
-			return verify.Coded(verify.ExitIO, "io_error", "cannot read citations: %v", err)
-		}
-		cit, err := verify.ParseCitations(cb)
-		if err != nil {
-			return verify.Coded(verify.ExitInvalidCitations, "invalid_citations", "%v", err)
-		}
-		r := verify.Verify(src, cit)
-		// On a coded failure stderr carries the canonical JSON error only.
-		if _, err := Run(c, pos[0], CitesOf(&r), verr != nil); err != nil {
-			return err
-		}
-		return verr
+		},
 	}
-	return cmd
-}
-
-func isUngrounded(err error) bool {
-	ce, ok := err.(*verify.CodedError)
-	return ok && ce.Exit == verify.ExitUngrounded
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
 	"github.com/sieve-dev/sieve/schemas"
+	"github.com/sieve-dev/sieve/verify"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/ from the current output")
@@ -47,7 +48,7 @@ func markerBundle(t *testing.T) (dir, doc, pdf, cit string) {
 
 func TestVerifyCrops(t *testing.T) {
 	dir, doc, pdf, cit := markerBundle(t)
-	code, _, errs := run(VerifyCommand(), "", doc, "--citations", cit, "--out", filepath.Join(dir, "verification_report.json"), "--crops", dir, "--source", pdf)
+	code, _, errs := run(verify.Command(VerifyExtension()), "", doc, "--citations", cit, "--out", filepath.Join(dir, "verification_report.json"), "--crops", dir, "--source", pdf)
 	if code != 0 || !strings.Contains(errs, "crops: 3 rendered, 0 descriptor only") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -75,7 +76,7 @@ func TestVerifyCrops(t *testing.T) {
 	// --fail-on-ungrounded: exit 7, the crops are still written, and
 	// stderr carries the canonical JSON error only.
 	d2 := t.TempDir()
-	code, _, errs = run(VerifyCommand(), "", doc, "--citations", cit, "--fail-on-ungrounded", "--crops", d2, "--source", pdf)
+	code, _, errs = run(verify.Command(VerifyExtension()), "", doc, "--citations", cit, "--fail-on-ungrounded", "--crops", d2, "--source", pdf)
 	if code != 7 || !strings.HasPrefix(errs, `{"error":{"code":"evidence_ungrounded"`) || strings.Count(errs, "\n") != 1 {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
@@ -87,7 +88,7 @@ func TestVerifyCrops(t *testing.T) {
 func TestCropCommand(t *testing.T) {
 	dir, doc, pdf, cit := markerBundle(t)
 	report := filepath.Join(dir, "verification_report.json")
-	if code, _, errs := run(VerifyCommand(), "", doc, "--citations", cit, "--out", report); code != 0 {
+	if code, _, errs := run(verify.Command(VerifyExtension()), "", doc, "--citations", cit, "--out", report); code != 0 {
 		t.Fatal(errs)
 	}
 	rb, _ := os.ReadFile(report)

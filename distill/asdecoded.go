@@ -1,4 +1,4 @@
-package sieve
+package distill
 
 import (
 	"reflect"

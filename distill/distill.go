@@ -1,4 +1,4 @@
-package sieve
+package distill
 
 import (
 	"bytes"
@@ -16,28 +16,27 @@ import (
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"
 	"github.com/sieve-dev/sieve/internal/record"
-	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/render"
 )
 
 // Formats of sieve distill's stdout.
 const (
-	formatArtifact = "artifact" // artifact lines; the files under --out
-	formatMarkdown = "markdown" // the content as Markdown (render.ContentMarkdown)
-	formatText     = "text"     // the content as plain text (render.Text)
-	formatJSON     = "json"     // content.json, one line per target
+	FormatArtifact = "artifact" // artifact lines; the files under --out
+	FormatMarkdown = "markdown" // the content as Markdown (render.ContentMarkdown)
+	FormatText     = "text"     // the content as plain text (render.Text)
+	FormatJSON     = "json"     // content.json, one line per target
 )
 
-// Distill is `sieve distill`.
-func Distill() *cli.Command {
+// Command is `sieve distill`.
+func Command() *cli.Command {
 	flags := append(capture.Flags(),
 		&cli.StringFlag{Name: "out", Value: "artifacts", Usage: "write the artifact directories under `DIR`; - writes none (the default for --format markdown, text and json, which print to stdout)"},
 		&cli.BoolFlag{Name: "no-evidence", Usage: "do not write the EEF bundle (evidence/)"},
-		&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: formatArtifact, Usage: "what stdout carries: `artifact` (one artifact line per target), markdown or md (the content as Markdown), text (plain text) or json (content.json, one line per target)"},
+		&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: FormatArtifact, Usage: "what stdout carries: `artifact` (one artifact line per target), markdown or md (the content as Markdown), text (plain text) or json (content.json, one line per target)"},
 		&cli.BoolFlag{Name: "header", Usage: "--format markdown: begin each page with index.md's front matter, untrusted-content notice and outcome banner"},
 		cliutil.FailOnFlag("not-ok", fmt.Sprintf("exit %d when a target's outcome is one of `OUTCOME,…` (not-ok: any but ok; none: never)", cliutil.ExitOutcome)),
 	)
-	flags = append(append(flags, normalize.LimitFlags()...), graph.LimitFlags()...)
+	flags = append(flags, Flags()...)
 	return &cli.Command{
 		Name:  "distill",
 		Usage: "read URLs or local files into Markdown, text, JSON or sieve artifacts in one process",
@@ -80,12 +79,12 @@ func distill(c *cli.Context) error {
 	switch {
 	case out == "":
 		return cliutil.Usagef("--out cannot be empty (- writes no artifact directories)")
-	case out == "-" && format == formatArtifact:
+	case out == "-" && format == FormatArtifact:
 		return cliutil.Usagef("--out - needs a format that prints to stdout: --format markdown, text or json")
-	case format != formatArtifact && !c.IsSet("out"):
+	case format != FormatArtifact && !c.IsSet("out"):
 		out = "-"
 	}
-	if c.Bool("header") && format != formatMarkdown {
+	if c.Bool("header") && format != FormatMarkdown {
 		return cliutil.Usagef("--header goes with --format markdown")
 	}
 	run := cliutil.RunOf(c)
@@ -99,6 +98,10 @@ func distill(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	warcs, err := warcFiles(c, &opts)
+	if err != nil {
+		return err
+	}
 	cp := capture.New(opts)
 	// A second signal does not wait for Close: it gets its own short
 	// chance to kill Chromium and remove the profile, until Close is done.
@@ -107,31 +110,21 @@ func distill(c *cli.Context) error {
 	if err := cp.Ready(); err != nil {
 		return err
 	}
-	d := deliver{format: format, header: c.Bool("header"),
-		opts: render.Options{Out: out, NoEvidence: c.Bool("no-evidence"), Text: format == formatText && out != "-", Blobs: c.String("blobs")}}
-	base, err := capture.ParseBaseURL(c.String("base-url"))
-	if err != nil {
-		return cliutil.Usagef("%v", err)
-	}
-	nlim, err := normalize.LimitsFrom(c)
+	d := Deliver{Format: format, Header: c.Bool("header"),
+		Opts: render.Options{Out: out, NoEvidence: c.Bool("no-evidence"), Text: format == FormatText && out != "-", Blobs: c.String("blobs")}}
+	ch, err := ChainFrom(c, cp)
 	if err != nil {
 		return err
 	}
-	glim, err := graph.LimitsFrom(c)
-	if err != nil {
-		return err
-	}
-	h := &handoff{cp: cp, capture: cp.Capture, base: base, deliver: d, handed: &handed{},
-		normalize: func(rec *capture.Record) (*normalize.Record, error) { return normalize.NormalizeWith(rec, nlim) },
-		graph:     func(rec *normalize.Record) *graph.Record { return graph.BuildWith(rec, glim) },
-	}
-	h.json = jsonl.Chain("distill", capture.BaseURL(cp.Stage(), base), normalize.StageWith(nlim), graph.StageWith(glim), d.stage(h.handed))
-	chain := h.stage()
+	chain, handed := ch.Stage(d)
 	var in io.Reader = cliutil.Stdin(c)
-	if c.NArg() > 0 {
+	if warcs != nil {
+		chain, handed = ch.WARCStage(d)
+		in = warcLines(c.Context, cp, warcs, cliutil.Stderr(c))
+	} else if c.NArg() > 0 {
 		in = strings.NewReader(strings.Join(c.Args().Slice(), "\n") + "\n")
 	}
-	w := (&outWriter{format: format, out: cliutil.Stdout(c), errs: cliutil.Stderr(c), run: run, handed: h.handed}).lines()
+	w := (&outWriter{format: format, out: cliutil.Stdout(c), errs: cliutil.Stderr(c), run: run, handed: handed}).lines()
 	_, err = jsonl.Run(c.Context, in, w, cliutil.Stderr(c), chain)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
@@ -141,44 +134,44 @@ func distill(c *cli.Context) error {
 
 func parseFormat(v string) (string, error) {
 	switch v {
-	case "", formatArtifact:
-		return formatArtifact, nil
-	case formatMarkdown, "md":
-		return formatMarkdown, nil
-	case formatText, formatJSON:
+	case "", FormatArtifact:
+		return FormatArtifact, nil
+	case FormatMarkdown, "md":
+		return FormatMarkdown, nil
+	case FormatText, FormatJSON:
 		return v, nil
 	}
 	return "", cliutil.Usagef("--format must be artifact, markdown (md), text or json, not %q", v)
 }
 
-// delivered is what sieve distill's chain hands outWriter for a target.
-type delivered struct {
+// Delivered is what the chain hands on for a target.
+type Delivered struct {
 	URL      string
 	Outcome  string
 	Evidence string // the outcome's first
 	Line     string // what stdout gets for this target
 }
 
-// deliver is the last stage of sieve distill: render, then what stdout
-// gets for the format.
-type deliver struct {
-	format string
-	header bool
-	opts   render.Options
+// Deliver is the chain's last stage: render, then what stdout gets for
+// the format.
+type Deliver struct {
+	Format string // one of the Format constants
+	Header bool   // FormatMarkdown: index.md's front matter first
+	Opts   render.Options
 }
 
 // stage is deliver as the JSON chain's last stage (lines with fields of
 // the user's own, see handoff): its lines refer to the values in h.
-func (d deliver) stage(h *handed) jsonl.Stage {
+func (d Deliver) stage(h *Handed) jsonl.Stage {
 	return jsonl.Stage{Name: "render", Accept: []string{record.KindGraph}, Transform: func(ctx context.Context, line []byte) ([]byte, error) {
-		if d.format == formatArtifact {
+		if d.Format == FormatArtifact {
 			// render.Transform carries the user's fields onto the artifact line.
-			a, err := render.Transform(ctx, d.opts, line)
+			a, err := render.Transform(ctx, d.Opts, line)
 			if err != nil {
 				return nil, err
 			}
 			g := gjson.GetManyBytes(line, "url", "outcome.status", "outcome.evidence.0")
-			return h.put(delivered{URL: g[0].String(), Outcome: g[1].String(), Evidence: g[2].String(), Line: string(a) + "\n"}), nil
+			return h.put(Delivered{URL: g[0].String(), Outcome: g[1].String(), Evidence: g[2].String(), Line: string(a) + "\n"}), nil
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -196,16 +189,16 @@ func (d deliver) stage(h *handed) jsonl.Stage {
 }
 
 // deliver renders rec as the format asks.
-func (d deliver) deliver(ctx context.Context, rec *graph.Record) (delivered, error) {
-	res := delivered{URL: rec.URL, Outcome: rec.Outcome.Status}
+func (d Deliver) deliver(ctx context.Context, rec *graph.Record) (Delivered, error) {
+	res := Delivered{URL: rec.URL, Outcome: rec.Outcome.Status}
 	if len(rec.Outcome.Evidence) > 0 {
 		res.Evidence = rec.Outcome.Evidence[0]
 	}
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	if d.format == formatArtifact {
-		a, err := render.WriteContext(ctx, d.opts, rec)
+	if d.Format == FormatArtifact {
+		a, err := render.WriteContext(ctx, d.Opts, rec)
 		if err != nil {
 			return res, err
 		}
@@ -216,17 +209,17 @@ func (d deliver) deliver(ctx context.Context, rec *graph.Record) (delivered, err
 		res.Line = string(b) + "\n"
 		return res, nil
 	}
-	if d.opts.Out != "-" {
-		if _, err := render.WriteContext(ctx, d.opts, rec); err != nil {
+	if d.Opts.Out != "-" {
+		if _, err := render.WriteContext(ctx, d.Opts, rec); err != nil {
 			return res, err
 		}
 	}
-	switch d.format {
-	case formatMarkdown:
-		res.Line = string(render.ContentMarkdown(rec, d.header))
-	case formatText:
+	switch d.Format {
+	case FormatMarkdown:
+		res.Line = string(render.ContentMarkdown(rec, d.Header))
+	case FormatText:
 		res.Line = string(render.Text(rec))
-	case formatJSON:
+	case FormatJSON:
 		b, err := render.ContentJSON(rec)
 		if err != nil {
 			return res, err
@@ -242,7 +235,7 @@ type outWriter struct {
 	format    string
 	out, errs io.Writer
 	run       *cliutil.Run
-	handed    *handed // the chain's delivered values
+	handed    *Handed // the chain's delivered values
 	n         int     // targets written to stdout
 }
 
@@ -250,14 +243,14 @@ type outWriter struct {
 func (w *outWriter) lines() *jsonl.LineSplitter { return &jsonl.LineSplitter{Line: w.line} }
 
 func (w *outWriter) line(line []byte) error {
-	d, ok := w.handed.take(bytes.TrimSpace(line))
+	d, ok := w.handed.Take(bytes.TrimSpace(line))
 	if !ok {
 		// An error record (its stage said why on stderr) or a record
 		// passed through: artifact lines keep it, the other formats do
 		// not mix it into the content.
 		g := gjson.GetManyBytes(line, "input", "error")
 		w.run.Target(g[0].String(), "error", g[1].String())
-		if w.format == formatArtifact {
+		if w.format == FormatArtifact {
 			_, err := w.out.Write(line)
 			return err
 		}
@@ -268,7 +261,7 @@ func (w *outWriter) line(line []byte) error {
 		return nil
 	}
 	w.run.Target(d.URL, d.Outcome, d.Evidence)
-	if w.format == formatMarkdown && w.n > 0 {
+	if w.format == FormatMarkdown && w.n > 0 {
 		if _, err := io.WriteString(w.out, "\n"); err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package sieve
+package distill
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+	"github.com/urfave/cli/v2"
 
 	"github.com/sieve-dev/sieve/internal/cliutil"
 )
@@ -39,7 +40,7 @@ func TestDistillSameURLTwiceLastStands(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	in := strings.Repeat(srv.URL+"/page\n", reads)
-	app := cliutil.App("sieve", Command(), cliutil.IO{Stdin: strings.NewReader(in), Stdout: &stdout, Stderr: &stderr})
+	app := cliutil.App("sieve", &cli.Command{Name: "sieve", Subcommands: []*cli.Command{Command()}}, cliutil.IO{Stdin: strings.NewReader(in), Stdout: &stdout, Stderr: &stderr})
 	if code := cliutil.Main(app, []string{"sieve", "distill", "-q", "--allow-private", "--tier", "static", "--concurrency", "4", "--out", out}); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}

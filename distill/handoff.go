@@ -1,4 +1,4 @@
-package sieve
+package distill
 
 import (
 	"context"
@@ -30,20 +30,19 @@ import (
 // "id") goes through the JSON chain instead: those fields ride along from
 // line to line exactly as in the pipe.
 type handoff struct {
-	cp        *capture.Capturer
-	capture   func(context.Context, capture.Target) capture.Record // cp.Capture
-	base      string                                               // --base-url
+	ch        Chain
+	capture   func(context.Context, capture.Target) capture.Record // ch.Capturer.Capture
 	normalize func(*capture.Record) (*normalize.Record, error)
 	graph     func(*normalize.Record) *graph.Record
-	deliver   deliver
+	deliver   Deliver
 	json      jsonl.Stage // the JSON chain (user fields)
-	handed    *handed
+	handed    *Handed
 }
 
 // stage is the chain as one jsonl stage (Run keeps the order, the
 // concurrency and the error records).
 func (h *handoff) stage() jsonl.Stage {
-	st := h.cp.Stage()
+	st := h.ch.Capturer.Stage()
 	st.Name = "distill"
 	st.Transform = h.transform
 	return st
@@ -64,9 +63,10 @@ func (h *handoff) transform(ctx context.Context, line []byte) ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	if h.base != "" && strings.HasPrefix(crec.URL, "file:") {
-		crec.FinalURL = h.base // as capture.BaseURL does to the line
+	if h.ch.Base != "" && strings.HasPrefix(crec.URL, "file:") {
+		crec.FinalURL = h.ch.Base // as capture.BaseURL does to the line
 	}
+	h.ch.progress(1)
 	asDecoded(&crec)
 	var nrec *normalize.Record
 	if err := step(ctx, "normalize", lineOf(&crec), func() error {
@@ -79,6 +79,7 @@ func (h *handoff) transform(ctx context.Context, line []byte) ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
+	h.ch.progress(2)
 	asDecoded(nrec)
 	var grec *graph.Record
 	if err := step(ctx, "graph", lineOf(nrec), func() error {
@@ -87,8 +88,9 @@ func (h *handoff) transform(ctx context.Context, line []byte) ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
+	h.ch.progress(3)
 	asDecoded(grec)
-	var res delivered
+	var res Delivered
 	if err := step(ctx, "render", lineOf(grec), func() error {
 		var err error
 		res, err = h.deliver.deliver(ctx, grec)
@@ -96,6 +98,7 @@ func (h *handoff) transform(ctx context.Context, line []byte) ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
+	h.ch.progress(4)
 	return h.handed.put(res), nil
 }
 
@@ -148,26 +151,27 @@ func ownFields(line []byte) bool {
 // the process.
 const kindHanded = "sieve.handed"
 
-// handed holds the delivered values between the chain and outWriter.
-type handed struct {
+// Handed holds the delivered values between the chain and what reads its
+// lines (outWriter, sieve mcp).
+type Handed struct {
 	next atomic.Uint64
-	m    sync.Map // uint64 → delivered
+	m    sync.Map // uint64 → Delivered
 }
 
-func (h *handed) put(d delivered) []byte {
+func (h *Handed) put(d Delivered) []byte {
 	id := h.next.Add(1)
 	h.m.Store(id, d)
 	return []byte(`{"record":"` + kindHanded + `","ref":` + strconv.FormatUint(id, 10) + `}`)
 }
 
-// take returns the value a handed line refers to, once.
-func (h *handed) take(line []byte) (delivered, bool) {
+// Take returns the value a handed line refers to, once.
+func (h *Handed) Take(line []byte) (Delivered, bool) {
 	if h == nil || record.Kind(line) != kindHanded {
-		return delivered{}, false
+		return Delivered{}, false
 	}
 	v, ok := h.m.LoadAndDelete(gjson.GetBytes(line, "ref").Uint())
 	if !ok {
-		return delivered{}, false
+		return Delivered{}, false
 	}
-	return v.(delivered), true
+	return v.(Delivered), true
 }

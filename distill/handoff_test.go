@@ -1,4 +1,4 @@
-package sieve
+package distill
 
 import (
 	"bytes"
@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sieve-dev/sieve/bench"
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/graph"
-	"github.com/sieve-dev/sieve/internal/bench"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"
@@ -79,7 +79,7 @@ func handoffTargets(t *testing.T) []string {
 	for _, p := range sample.Pages() {
 		targets = append(targets, strings.TrimSuffix(base, "/")+p)
 	}
-	pages, _ := filepath.Glob("../../capture/testdata/render/*.html")
+	pages, _ := filepath.Glob("../capture/testdata/render/*.html")
 	targets = append(targets, pages...)
 	dir := t.TempDir()
 	made := map[string]string{
@@ -100,7 +100,7 @@ func handoffTargets(t *testing.T) []string {
 	}
 	bench := os.Getenv("SIEVE_BENCH_DIR")
 	if bench == "" {
-		bench = "../../../shared/bench"
+		bench = "../../shared/bench"
 	}
 	if gz, _ := filepath.Glob(filepath.Join(bench, "scrapinghub/html/*.html.gz")); len(gz) > 0 {
 		sort.Strings(gz)
@@ -136,18 +136,16 @@ func TestHandoffSameBytesAsPipe(t *testing.T) {
 		jsonl.Run(ctx, bytes.NewReader(in), &out, io.Discard, st)
 		return out.Bytes()
 	}
-	for _, format := range []string{formatArtifact, formatText, formatMarkdown, formatJSON} {
+	for _, format := range []string{FormatArtifact, FormatText, FormatMarkdown, FormatJSON} {
 		t.Run(format, func(t *testing.T) {
 			root := t.TempDir()
 			out := "-"
-			if format == formatArtifact {
+			if format == FormatArtifact {
 				out = filepath.Join(root, "distilled")
 			}
-			d := deliver{format: format, header: true, opts: render.Options{Out: out}}
+			d := Deliver{Format: format, Header: true, Opts: render.Options{Out: out}}
 			distill := func(json bool) []byte {
-				h := &handoff{cp: cp, capture: capt, deliver: d, handed: &handed{},
-					normalize: normalize.Normalize, graph: graph.Build}
-				h.json = jsonl.Chain("distill", pipedCapture(capt), normalize.Stage(), graph.Stage(), d.stage(h.handed))
+				h := testHandoff(cp, capt, "", d)
 				st := h.stage()
 				if json {
 					st = h.json
@@ -159,7 +157,7 @@ func TestHandoffSameBytesAsPipe(t *testing.T) {
 				return stdout.Bytes()
 			}
 			got := distill(false)
-			if format != formatArtifact {
+			if format != FormatArtifact {
 				if want := distill(true); !bytes.Equal(got, want) {
 					t.Errorf("handoff and JSON chain differ:\n%s", firstDiff(got, want))
 				}
@@ -184,6 +182,17 @@ func TestHandoffSameBytesAsPipe(t *testing.T) {
 			compareTrees(t, piped, out)
 		})
 	}
+}
+
+// testHandoff is the chain's handoff with capt for its reads, in the
+// handoff and on the JSON lines.
+func testHandoff(cp *capture.Capturer, capt func(context.Context, capture.Target) capture.Record, base string, d Deliver) *handoff {
+	ch := Chain{Capturer: cp, Base: base}
+	h := ch.handoff(d)
+	h.capture = capt
+	piped := capture.BaseURL(pipedCapture(capt), base)
+	h.json = ch.Stages("distill", Parts{Capture: &piped, Render: d.stage(h.handed)})
+	return h
 }
 
 func compareTrees(t *testing.T, a, b string) {
@@ -326,12 +335,11 @@ func TestHandoffBaseURL(t *testing.T) {
 	cp := capture.New(capture.Options{Tier: capture.TierStatic, AllowPrivate: true})
 	defer cp.Close()
 	capt := fixedClock(cp.Capture)
-	for _, format := range []string{formatMarkdown, formatJSON} {
-		d := deliver{format: format, opts: render.Options{Out: "-"}}
+	for _, format := range []string{FormatMarkdown, FormatJSON} {
+		d := Deliver{Format: format, Opts: render.Options{Out: "-"}}
 		var outs [2][]byte
 		for i := range outs {
-			h := &handoff{cp: cp, capture: capt, base: base, deliver: d, handed: &handed{}, normalize: normalize.Normalize, graph: graph.Build}
-			h.json = jsonl.Chain("distill", capture.BaseURL(pipedCapture(capt), base), normalize.Stage(), graph.Stage(), d.stage(h.handed))
+			h := testHandoff(cp, capt, base, d)
 			st := h.stage()
 			if i == 1 {
 				st = h.json
@@ -345,7 +353,7 @@ func TestHandoffBaseURL(t *testing.T) {
 		if !bytes.Equal(outs[0], outs[1]) {
 			t.Errorf("%s: handoff and JSON chain differ:\n%s", format, firstDiff(outs[0], outs[1]))
 		}
-		if format == formatMarkdown && !bytes.Contains(outs[0], []byte("(https://news.example.com/section/other)")) {
+		if format == FormatMarkdown && !bytes.Contains(outs[0], []byte("(https://news.example.com/section/other)")) {
 			t.Errorf("the saved page's link is not resolved against the base:\n%s", outs[0])
 		}
 	}

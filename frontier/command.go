@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/distill"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"
@@ -62,6 +63,7 @@ func CrawlCommand() *cli.Command {
 		&cli.StringFlag{Name: "progress", Value: "auto", Usage: "`MODE`: live (a line rewritten in place), plain (a line every --progress-every), auto (live on a terminal, plain otherwise), none"},
 		&cli.DurationFlag{Name: "progress-every", Value: 10 * time.Second, Usage: "interval of the plain progress lines"},
 	)
+	flags = append(flags, distill.Flags()...)
 	return &cli.Command{
 		Name:  "crawl",
 		Usage: "crawl sites from seed URLs into sieve artifacts, politely and resumably",
@@ -142,6 +144,10 @@ func crawl(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	nlim, glim, err := distill.LimitsFrom(c)
+	if err != nil {
+		return err
+	}
 	stderr := cliutil.Stderr(c)
 	prog := progress(c, stderr)
 	cp := capture.New(opts)
@@ -156,7 +162,8 @@ func crawl(c *cli.Context) error {
 	run := cliutil.RunOf(c)
 	run.Manual()
 	k, err := NewCrawl(cp, Config{Out: out, State: state, NoEvidence: c.Bool("no-evidence"), Blobs: c.String("blobs"),
-		Sitemaps: !c.Bool("no-sitemaps"), Links: !c.Bool("no-links"), Frontier: fr, Progress: prog, Report: run.Target})
+		Sitemaps: !c.Bool("no-sitemaps"), Links: !c.Bool("no-links"), Frontier: fr, Progress: prog, Report: run.Target,
+		Normalize: nlim, Graph: glim})
 	if err != nil {
 		return err
 	}

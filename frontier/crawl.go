@@ -16,6 +16,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/distill"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"
@@ -46,6 +47,11 @@ type Config struct {
 	// Report, when set, gets each page written: its URL, outcome
 	// ("unchanged", "error", …) and the error of an error record.
 	Report func(url, outcome, evidence string)
+	// Normalize and Graph are the chain's size budgets (--max-nodes,
+	// --max-blocks, --max-latent), as sieve distill has them; zero values
+	// are the defaults.
+	Normalize normalize.Limits
+	Graph     graph.Limits
 }
 
 // Crawl is one run of the crawl loop on one machine.
@@ -240,7 +246,11 @@ func looksLikeFeed(p string) bool {
 // stay undone, for the next run), or jsonl.ErrFailedLines when some page
 // became an error record.
 func (k *Crawl) Run(ctx context.Context, w, stderr io.Writer) error {
-	chain := jsonl.Chain("crawl", k.captureStage(), normalize.Stage(), canonicalStage(), graph.Stage(), k.pageStage())
+	capt := k.captureStage()
+	ch := distill.Chain{Capturer: k.cp, Normalize: k.cfg.Normalize, Graph: k.cfg.Graph}
+	// A crawl line carries its depth (a field of its own), so the chain
+	// runs on JSON lines, the fields riding along as sieve distill's do.
+	chain := ch.Stages("crawl", distill.Parts{Capture: &capt, AfterNormalize: []jsonl.Stage{canonicalStage()}, Render: k.pageStage()})
 	pr, pw := io.Pipe()
 	go k.feed(pw)
 	out := &jsonl.LineSplitter{Line: (&crawlWriter{k: k, w: w}).line}

@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/sieve-dev/sieve/bench"
 	"github.com/sieve-dev/sieve/capture"
-	"github.com/sieve-dev/sieve/internal/bench"
 )
 
 // The manifest benchmark (make bench-go): every page of the shared

@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/distill"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 )
 
@@ -38,6 +39,7 @@ func Command() *cli.Command {
 		&cli.DurationFlag{Name: "session-idle", Value: DefaultSessionIdle, Usage: "close an HTTP session after `DURATION` without a request"},
 		&cli.IntFlag{Name: "max-sessions", Value: DefaultMaxSessions, Usage: "most HTTP sessions open at once; a new one past it is refused (HTTP 503)"},
 	)
+	flags = append(flags, distill.Flags()...)
 	return &cli.Command{
 		Name:  "mcp",
 		Usage: "serve the artifact and evidence tools to agents over MCP (stdio, or Streamable HTTP)",
@@ -92,7 +94,11 @@ func run(c *cli.Context) error {
 	if idle <= 0 || maxSessions <= 0 {
 		return cliutil.Usagef("--session-idle and --max-sessions must be above 0, got %v and %d", idle, maxSessions)
 	}
-	s, err := New(Options{Capture: opts, Store: store, AllowPaths: c.Bool("allow-paths"),
+	nlim, glim, err := distill.LimitsFrom(c)
+	if err != nil {
+		return err
+	}
+	s, err := New(Options{Capture: opts, Normalize: nlim, Graph: glim, Store: store, AllowPaths: c.Bool("allow-paths"),
 		SessionIdle: idle, MaxSessions: maxSessions, Log: cliutil.Stderr(c)})
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sieve-dev/sieve/crop"
+	"github.com/sieve-dev/sieve/evidence/evcmd"
+	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/verify"
 )
 
@@ -83,7 +85,7 @@ func (s *Server) getCrop(_ context.Context, _ *mcp.CallToolRequest, in cropInput
 	}
 	set, err := crop.Make(src, targets[:1], ras, crop.Options{Padding: crop.DefaultPadding, DPI: crop.DefaultDPI})
 	if err != nil {
-		return nil, out, verify.Coded(verify.ExitInvalidSource, "invalid_source", "%v", err)
+		return nil, out, evcmd.Coded(cliutil.ExitInvalidSource, "invalid_source", "%v", err)
 	}
 	d := set.Descriptors[0]
 	db, err := json.Marshal(d)

@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"bytes"
@@ -12,11 +12,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/distill"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"
 	"github.com/sieve-dev/sieve/internal/record"
-	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/render"
 )
 
@@ -127,19 +127,18 @@ func (s *Server) checkTarget(arg, value string) (string, error) {
 	return t.URL, nil
 }
 
-// runChain runs capture → normalize → graph → render on target, the render
-// stage writing under tmp (a temporary directory of the store), and returns the
-// artifact record. Each finished stage is a progress notification when
-// the client asked for them; a cancelled call ends the chain (the capture's
-// requests and browser read are cancelled with it).
+// runChain runs target through the chain sieve distill runs (the
+// in-process hand-off, the server's budgets), the render stage writing
+// under tmp (a temporary directory of the store), and returns the artifact
+// record. Each finished stage is a progress notification when the client
+// asked for them; a cancelled call ends the chain (the capture's requests
+// and browser read are cancelled with it).
 func (s *Server) runChain(ctx context.Context, req *mcp.CallToolRequest, cp *capture.Capturer, target, tmp string) (render.Artifact, error) {
 	var a render.Artifact
 	notify := progress(ctx, req)
-	chain := jsonl.Chain("distill",
-		step(cp.Stage(), 1, "captured", notify),
-		step(normalize.Stage(), 2, "normalized", notify),
-		step(graph.Stage(), 3, "built the content graph", notify),
-		step(render.Stage(render.Options{Out: tmp, Blobs: s.opts.Capture.Browser.Blobs}), 4, "wrote the artifact", notify))
+	ch := distill.Chain{Capturer: cp, Normalize: s.opts.Normalize, Graph: s.opts.Graph,
+		Progress: func(n int) { notify(n, stageDone[n]) }}
+	chain, handed := ch.Stage(distill.Deliver{Format: distill.FormatArtifact, Opts: render.Options{Out: tmp, Blobs: s.opts.Capture.Browser.Blobs}})
 	line, err := json.Marshal(map[string]string{"url": target})
 	if err != nil {
 		return a, internalf("%v", err)
@@ -161,11 +160,17 @@ func (s *Server) runChain(ctx context.Context, req *mcp.CallToolRequest, cp *cap
 	if runErr != nil && !errors.Is(runErr, jsonl.ErrFailedLines) {
 		return a, toolErr(runErr)
 	}
+	if d, ok := handed.Take(outLine); ok {
+		outLine = bytes.TrimSpace([]byte(d.Line))
+	}
 	if err := codec.Unmarshal(outLine, &a); err != nil || a.Record != record.KindArtifact {
 		return a, internalf("the chain wrote no artifact record: %s", outLine)
 	}
 	return a, nil
 }
+
+// stageDone are the progress messages of the chain's stages, by number.
+var stageDone = [...]string{1: "captured", 2: "normalized", 3: "built the content graph", 4: "wrote the artifact"}
 
 // progress returns the function that sends progress notifications for
 // req, or one that does nothing when the client gave no progress token.
@@ -182,17 +187,4 @@ func progress(ctx context.Context, req *mcp.CallToolRequest) func(n int, msg str
 			ProgressToken: token, Progress: float64(n), Total: distillStages, Message: msg,
 		})
 	}
-}
-
-// step wraps a stage so that a line it transformed is a progress step.
-func step(st jsonl.Stage, n int, msg string, notify func(int, string)) jsonl.Stage {
-	inner := st.Transform
-	st.Transform = func(ctx context.Context, line []byte) ([]byte, error) {
-		out, err := inner(ctx, line)
-		if err == nil {
-			notify(n, msg)
-		}
-		return out, err
-	}
-	return st
 }

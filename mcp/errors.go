@@ -1,12 +1,12 @@
-package mcpserver
+package mcp
 
 import (
 	"errors"
 	"fmt"
 
+	"github.com/sieve-dev/sieve/evidence/evcmd"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/jsonl"
-	"github.com/sieve-dev/sieve/verify"
 )
 
 // Error kinds of tool errors. They are the CLI's exit classes (README.md,
@@ -48,7 +48,7 @@ func internalf(format string, a ...any) error {
 func toolErr(err error) error {
 	var te *ToolError
 	var ue cliutil.UsageError
-	var ce *verify.CodedError
+	var ce *evcmd.CodedError
 	switch {
 	case err == nil:
 		return nil

@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sieve-dev/sieve/anchor"
+	"github.com/sieve-dev/sieve/evidence/evcmd"
+	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/render"
 	"github.com/sieve-dev/sieve/verify"
 )
@@ -39,7 +41,7 @@ func (s *Server) source(key string) (verify.GroundingSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	return verify.LoadFile(verify.FormatAuto, p)
+	return evcmd.LoadFile(verify.FormatAuto, p)
 }
 
 func (s *Server) verifyCitations(_ context.Context, _ *mcp.CallToolRequest, in verifyInput) (*mcp.CallToolResult, verifyOutput, error) {
@@ -50,13 +52,13 @@ func (s *Server) verifyCitations(_ context.Context, _ *mcp.CallToolRequest, in v
 	}
 	cit, err := verify.ParseCitations(in.Claims)
 	if err != nil {
-		return nil, out, verify.Coded(verify.ExitInvalidCitations, "invalid_citations", "%v", err)
+		return nil, out, evcmd.Coded(cliutil.ExitInvalidCitations, "invalid_citations", "%v", err)
 	}
 	r := verify.Verify(src, cit)
 	s.remember(in.Artifact, &r)
 	canon, err := r.Canonical()
 	if err != nil {
-		return nil, out, verify.Coded(verify.ExitInternal, "internal_error", "%v", err)
+		return nil, out, evcmd.Coded(cliutil.ExitInternal, "internal_error", "%v", err)
 	}
 	proof, n := r.ProofSummary()
 	lim := r.ProofLimitations()
@@ -116,7 +118,7 @@ func (s *Server) anchorEvidence(_ context.Context, _ *mcp.CallToolRequest, in an
 			"evidence_refs":  json.RawMessage(in.Refs),
 		})
 		if err != nil {
-			return nil, out, verify.Coded(verify.ExitInvalidEvidenceRefs, "invalid_evidence_refs", "%v", err)
+			return nil, out, evcmd.Coded(cliutil.ExitInvalidEvidenceRefs, "invalid_evidence_refs", "%v", err)
 		}
 		body = b
 	}
@@ -126,12 +128,12 @@ func (s *Server) anchorEvidence(_ context.Context, _ *mcp.CallToolRequest, in an
 	}
 	req, err := anchor.ParseRequest(body)
 	if err != nil {
-		return nil, out, verify.Coded(verify.ExitInvalidEvidenceRefs, "invalid_evidence_refs", "%v", err)
+		return nil, out, evcmd.Coded(cliutil.ExitInvalidEvidenceRefs, "invalid_evidence_refs", "%v", err)
 	}
 	r := anchor.Run(src, req)
 	canon, err := r.Canonical()
 	if err != nil {
-		return nil, out, verify.Coded(verify.ExitInternal, "internal_error", "%v", err)
+		return nil, out, evcmd.Coded(cliutil.ExitInternal, "internal_error", "%v", err)
 	}
 	out = anchorOutput{Artifact: in.Artifact, Bound: r.Bound(), Refs: len(r.Anchors), AllBound: r.AllBound, Report: canon}
 	var b strings.Builder

@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/evidence/evcmd"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"
@@ -322,7 +323,7 @@ func TestDistillSectionVerifyLikeCLI(t *testing.T) {
 	if isErr {
 		t.Fatalf("verify_citations: %s", text)
 	}
-	src, err := verify.LoadFile(verify.FormatAuto, filepath.Join(cli.Dir, evidenceDocument))
+	src, err := evcmd.LoadFile(verify.FormatAuto, filepath.Join(cli.Dir, evidenceDocument))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -656,7 +657,7 @@ func TestGetCrop(t *testing.T) {
 	o := capture.DefaultOptions()
 	o.Tier = capture.TierStatic
 	s := connect(t, Options{Capture: o, AllowPaths: true})
-	pdfPath, err := filepath.Abs("../pdf/pdftest/testdata/article.pdf")
+	pdfPath, err := filepath.Abs("../internal/pdf/pdftest/testdata/article.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -720,7 +721,7 @@ func TestPDFLatentOnlyInHiddenContent(t *testing.T) {
 	o := capture.DefaultOptions()
 	o.Tier = capture.TierStatic
 	s := connect(t, Options{Capture: o, AllowPaths: true})
-	p, err := filepath.Abs("../pdf/pdftest/testdata/hidden.pdf")
+	p, err := filepath.Abs("../internal/pdf/pdftest/testdata/hidden.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-// Package mcpserver is `sieve mcp`: the artifact and the evidence tools for
+// Package mcp is `sieve mcp`: the artifact and the evidence tools for
 // agents, served over the Model Context Protocol with the official Go SDK
 // (github.com/modelcontextprotocol/go-sdk).
 //
@@ -11,7 +11,7 @@
 // tool or resource carries latent text), verify_citations and
 // anchor_evidence (SPEC.md §4.4 and §4.6 reports over the artifact's EEF
 // document, as `sieve verify` and `sieve evidence anchor` make them).
-package mcpserver
+package mcp
 
 import (
 	"fmt"
@@ -24,7 +24,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/version"
+	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/verify"
 )
 
@@ -33,6 +35,10 @@ type Options struct {
 	// Capture are the capture options (the CLI's capture flags). Its Tier
 	// is distill's default tier; a call may name another.
 	Capture capture.Options
+	// Normalize and Graph are the chain's size budgets (--max-nodes,
+	// --max-blocks, --max-latent); zero values are the defaults.
+	Normalize normalize.Limits
+	Graph     graph.Limits
 	// Store is the store directory (see Store).
 	Store string
 	// AllowPaths lets distill read local files (a path, or a url that is a

@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"encoding/json"
@@ -92,99 +92,12 @@ func manifestText(key string, reused bool, m *graph.Record) string {
 	return b.String()
 }
 
-// blocksMarkdown renders blocks as Markdown with each block's id in an HTML
-// comment before it; the page's text is escaped so that it can open no
-// link, image, HTML, code span or block marker of its own.
-func blocksMarkdown(blocks []graph.Block) string {
-	var b strings.Builder
-	section := ""
-	for _, bl := range blocks {
-		if bl.SectionID != section {
-			section = bl.SectionID
-			fmt.Fprintf(&b, "<!-- section: %s -->\n", section)
-		}
-		fmt.Fprintf(&b, "<!-- %s", bl.ID)
-		if bl.Role == "chrome" {
-			fmt.Fprintf(&b, " chrome")
-			if bl.Chrome != "" {
-				fmt.Fprintf(&b, ": %s", bl.Chrome)
-			}
-		}
-		b.WriteString(" -->\n")
-		b.WriteString(blockMarkdown(bl))
-		b.WriteString("\n\n")
-	}
-	return b.String()
-}
-
-func blockMarkdown(bl graph.Block) string {
-	switch bl.Type {
-	case graph.TypeHeading:
-		lvl := min(max(bl.Level, 1), 6)
-		return strings.Repeat("#", lvl) + " " + escapeMD(bl.Text)
-	case graph.TypeListItem:
-		indent := strings.Repeat("  ", max(bl.Level-1, 0))
-		marker := "- "
-		if bl.Ordered {
-			marker = "1. "
-		}
-		return indent + marker + escapeMD(bl.Text)
-	case graph.TypeTable:
-		if len(bl.Rows) > 0 {
-			return tableMarkdown(bl.Rows)
-		}
-	case graph.TypeCode:
-		return fence(bl.Text, bl.Language)
-	case graph.TypeQuote:
-		return "> " + escapeMD(bl.Text)
-	case graph.TypeMedia:
-		return "[media: " + escapeMD(bl.Text) + "]"
-	case graph.TypeForm:
-		return "[form: " + escapeMD(bl.Text) + "]"
-	}
-	return escapeMD(bl.Text)
-}
-
-func tableMarkdown(rows [][]graph.Cell) string {
-	width := 0
-	for _, r := range rows {
-		width = max(width, len(r))
-	}
-	var b strings.Builder
-	for i, r := range rows {
-		cells := make([]string, width)
-		for j := range cells {
-			if j < len(r) {
-				cells[j] = escapeMD(r[j].Text)
-			}
-		}
-		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
-		if i == 0 {
-			b.WriteString("|" + strings.Repeat(" --- |", width) + "\n")
-		}
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// fence is a fenced code block longer than any backtick run in text.
-func fence(text, lang string) string {
-	n, run := 3, 0
-	for _, c := range text {
-		if c == '`' {
-			run++
-			n = max(n, run+1)
-		} else {
-			run = 0
-		}
-	}
-	f := strings.Repeat("`", n)
-	lang = strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '+' {
-			return r
-		}
-		return -1
-	}, lang)
-	return f + lang + "\n" + text + "\n" + f
+// blocksMarkdown renders blocks with render.MarkdownBlocks, the renderer of
+// index.md's content, each block's id in an HTML comment before it (a list
+// item's after its text); the page's text is escaped so that it can open
+// no link, image, HTML, code span or block marker of its own.
+func blocksMarkdown(rec *graph.Record, blocks []graph.Block) string {
+	return render.MarkdownBlocks(rec, blocks)
 }
 
 // mdSpecial are the characters a page's text could use to make Markdown

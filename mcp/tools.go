@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/record"
 )
 
 // Limits of one reading call.
@@ -77,7 +78,7 @@ func (s *Server) addTools() {
 		Name:  "distill",
 		Title: "Read a web page or PDF",
 		Description: "Read a URL (or, when the server allows it, a local file) into a sieve artifact and return its manifest: " +
-			"outcome first (ok, blocked, challenge, auth_required, spa_shell, empty_after_render, partial, with evidence), then title, summary, " +
+			"outcome first (" + strings.Join(record.Statuses, ", ") + ", with evidence), then title, summary, " +
 			"sections with stable ids and token estimates, counts, gaps, guidance, content_hash and the artifact handle. Never the page body: " +
 			"fetch content with get_section, get_blocks or search. The read honours robots.txt, the address policy and politeness; " +
 			"a page that is unchanged since an earlier read keeps its handle.",
@@ -217,7 +218,7 @@ func (s *Server) getSection(_ context.Context, _ *mcp.CallToolRequest, in sectio
 		blocks = append(blocks, b)
 		out.Blocks = append(out.Blocks, toBlockOut(b))
 	}
-	text := notice(rec) + "\n\n" + blocksMarkdown(blocks)
+	text := notice(rec) + "\n\n" + blocksMarkdown(rec, blocks)
 	if out.OmittedChrome > 0 {
 		text += fmt.Sprintf("(%d chrome blocks of this section left out: include_chrome shows them)\n", out.OmittedChrome)
 	}
@@ -255,7 +256,7 @@ func (s *Server) getBlocks(_ context.Context, _ *mcp.CallToolRequest, in blocksI
 	for _, b := range blocks {
 		out.Blocks = append(out.Blocks, toBlockOut(b))
 	}
-	return textResult(notice(rec) + "\n\n" + blocksMarkdown(blocks)), out, nil
+	return textResult(notice(rec) + "\n\n" + blocksMarkdown(rec, blocks)), out, nil
 }
 
 func blockIndex(rec *graph.Record, id string) int {
@@ -319,7 +320,7 @@ func (s *Server) search(_ context.Context, _ *mcp.CallToolRequest, in searchInpu
 	if out.Total > len(hits) {
 		text += fmt.Sprintf(" (the first %d)", len(hits))
 	}
-	return textResult(text + "\n\n" + blocksMarkdown(hits)), out, nil
+	return textResult(text + "\n\n" + blocksMarkdown(rec, hits)), out, nil
 }
 
 // searchText is what search reads of a block: its text and table cells.

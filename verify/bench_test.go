@@ -1,7 +1,7 @@
 package verify
 
 import (
-	"github.com/sieve-dev/sieve/internal/ground"
+	"github.com/sieve-dev/sieve/evidence/ground"
 
 	"fmt"
 	"math/rand/v2"

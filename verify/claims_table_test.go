@@ -11,10 +11,11 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v2"
 
+	"github.com/sieve-dev/sieve/evidence/eef"
+	"github.com/sieve-dev/sieve/evidence/evcmd"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/cliutil"
-	"github.com/sieve-dev/sieve/internal/eef"
-	"github.com/sieve-dev/sieve/internal/ground"
 	"github.com/sieve-dev/sieve/schemas"
 )
 
@@ -186,13 +187,13 @@ func TestMalformedClaimsAreRefused(t *testing.T) {
 		if err := os.WriteFile(cit, []byte("["+claim+"]"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if code, _, stderr := runVerifyCLI(t, doc, cit); code != ExitInvalidCitations {
-			t.Errorf("%s: exit %d (%s), want %d", claim, code, stderr, ExitInvalidCitations)
+		if code, _, stderr := runVerifyCLI(t, doc, cit); code != cliutil.ExitInvalidCitations {
+			t.Errorf("%s: exit %d (%s), want %d", claim, code, stderr, cliutil.ExitInvalidCitations)
 		}
 	}
 	// Past the schema (the filters' and the library's callers), a
 	// malformed fingerprint is an error, not capability_blocked.
-	src, err := LoadFile(FormatAuto, doc)
+	src, err := evcmd.LoadFile(FormatAuto, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +297,7 @@ func TestSecurityFindingsWarn(t *testing.T) {
 	if err := os.WriteFile(other, bytes.Replace(b, []byte(gjson.GetBytes(b, "document_fingerprint").Str), []byte("sha256:"+strings.Repeat("0", 64)), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := runVerifyCLI(t, doc, cit); code != ExitInvalidSource {
-		t.Errorf("a report of another document: exit %d (%s), want %d", code, stderr, ExitInvalidSource)
+	if code, _, stderr := runVerifyCLI(t, doc, cit); code != cliutil.ExitInvalidSource {
+		t.Errorf("a report of another document: exit %d (%s), want %d", code, stderr, cliutil.ExitInvalidSource)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v2"
 
+	"github.com/sieve-dev/sieve/evidence/evcmd"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/codec"
@@ -17,68 +18,30 @@ import (
 	"github.com/sieve-dev/sieve/internal/record"
 )
 
-// Coded failures of `sieve verify` and `sieve evidence anchor` (SPEC.md
-// §6.4): exit code and stable code. docs/DECISIONS.md has the table.
-const (
-	ExitInternal            = 3
-	ExitIO                  = 4
-	ExitInvalidSource       = 5
-	ExitInvalidCitations    = 6
-	ExitUngrounded          = 7
-	ExitInvalidEvidenceRefs = 8
-	ExitUnbound             = 9
-)
-
-// CodedError is a coded failure: its Error() is the canonical JSON line
-// {"error":{"code":…,"detail":…,"message":…}}. Code and Message are stable
-// (SPEC.md §6.4: one message per code); Detail says what failed this time
-// (file names, offsets, validator text) and is for people, not parsers.
-type CodedError struct {
-	Exit    int
-	Code    string
-	Message string
-	Detail  string
+// Extension adds to sieve verify what a later layer does with the report
+// (crop's --crops): its flags, and After, called once the report is
+// written, with the report itself (the document and the citations are
+// loaded and verified once) and whether the run fails (ungrounded with
+// --fail-on-ungrounded).
+type Extension struct {
+	Flags     []cli.Flag
+	UsageText string
+	After     func(c *cli.Context, doc string, r *Report, failing bool) error
 }
 
-func (e *CodedError) ExitCode() int { return e.Exit }
-
-func (e *CodedError) Error() string {
-	m := map[string]string{"code": e.Code, "message": e.Message}
-	if e.Detail != "" {
-		m["detail"] = e.Detail
+// Command is `sieve verify DOC --citations FILE`, with the extensions'
+// flags and steps.
+func Command(ext ...Extension) *cli.Command {
+	cmd := command()
+	for _, e := range ext {
+		cmd.Flags = append(cmd.Flags, e.Flags...)
+		cmd.UsageText += e.UsageText
 	}
-	b, err := c14n.Marshal(map[string]any{"error": m})
-	if err != nil {
-		return `{"error":{"code":"internal_error","message":"internal failure"}}`
-	}
-	return string(b)
+	cmd.Action = func(c *cli.Context) error { return runVerify(c, ext) }
+	return cmd
 }
 
-// CodedMessages is the one stable message of each code (docs/DECISIONS.md,
-// "Evidence layer", has the table).
-var CodedMessages = map[string]string{
-	"internal_error":        "internal failure",
-	"io_error":              "a file could not be read or written",
-	"invalid_source":        "the source document is not valid",
-	"invalid_citations":     "the citations are not valid",
-	"invalid_report":        "the verification report is not valid",
-	"evidence_ungrounded":   "not all evidence is grounded",
-	"invalid_evidence_refs": "the evidence refs are not valid",
-	"evidence_unbound":      "not all evidence refs are bound",
-}
-
-// Coded builds a CodedError: the code's stable message, the formatted text
-// as its detail (TestCodedMessages keeps every code used with a message).
-func Coded(exit int, code, format string, a ...any) error {
-	msg, ok := CodedMessages[code]
-	if !ok {
-		msg = code
-	}
-	return &CodedError{Exit: exit, Code: code, Message: msg, Detail: fmt.Sprintf(format, a...)}
-}
-
-// Command is `sieve verify DOC --citations FILE`.
-func Command() *cli.Command {
+func command() *cli.Command {
 	return &cli.Command{
 		Name:      "verify",
 		Usage:     "check citation claims against a document (EEF ethos verify)",
@@ -94,11 +57,10 @@ func Command() *cli.Command {
 			&cli.BoolFlag{Name: "fail-on-ungrounded", Usage: "exit 7 unless all evidence is grounded"},
 			&cli.StringFlag{Name: "out", Usage: "write the report to `FILE` instead of stdout"},
 		},
-		Action: runVerify,
 	}
 }
 
-func runVerify(c *cli.Context) error {
+func runVerify(c *cli.Context, ext []Extension) error {
 	pos, err := interspersed(c)
 	if err != nil {
 		return err
@@ -109,76 +71,45 @@ func runVerify(c *cli.Context) error {
 	if c.String("citations") == "" {
 		return cliutil.Usagef("--citations is required")
 	}
-	if err := CheckFormat(c.String("grounding")); err != nil {
+	if err := evcmd.CheckFormat(c.String("grounding")); err != nil {
 		return err
 	}
-	src, err := LoadFile(c.String("grounding"), pos[0])
+	src, err := evcmd.LoadFile(c.String("grounding"), pos[0])
 	if err != nil {
 		return err
 	}
 	cb, err := os.ReadFile(c.String("citations"))
 	if err != nil {
-		return Coded(ExitIO, "io_error", "cannot read citations: %v", err)
+		return evcmd.Coded(cliutil.ExitIO, "io_error", "cannot read citations: %v", err)
 	}
 	cit, err := ParseCitations(cb)
 	if err != nil {
-		return Coded(ExitInvalidCitations, "invalid_citations", "%v", err)
+		return evcmd.Coded(cliutil.ExitInvalidCitations, "invalid_citations", "%v", err)
 	}
 	r := Verify(src, cit)
-	if err := WriteOut(c, r.Canonical); err != nil {
+	if err := evcmd.WriteOut(c, r.Canonical); err != nil {
 		return err
 	}
+	verr := verdict(c, &r)
+	for _, e := range ext {
+		if err := e.After(c, pos[0], &r, verr != nil); err != nil {
+			return err
+		}
+	}
+	return verr
+}
+
+// verdict is the run's end: the coded failure when --fail-on-ungrounded
+// and not all evidence is grounded, else the proof summary on stderr.
+func verdict(c *cli.Context, r *Report) error {
 	proof, n := r.ProofSummary()
 	// On a coded failure stderr carries the canonical JSON error only.
 	if c.Bool("fail-on-ungrounded") && !r.AllEvidenceGrounded {
-		return Coded(ExitUngrounded, "evidence_ungrounded", "not all evidence is grounded (%s: %d of %d checks reusable)", proof, n, len(r.Checks))
+		return evcmd.Coded(cliutil.ExitUngrounded, "evidence_ungrounded", "not all evidence is grounded (%s: %d of %d checks reusable)", proof, n, len(r.Checks))
 	}
 	fmt.Fprintf(cliutil.Stderr(c), "proof: %s (%d of %d checks reusable)\n", proof, n, len(r.Checks))
 	if lim := r.ProofLimitations(); len(lim) > 0 {
 		fmt.Fprintf(cliutil.Stderr(c), "limitations: %s\n", strings.Join(lim, "; "))
-	}
-	return nil
-}
-
-// CheckFormat rejects an unknown --grounding value as a usage error.
-func CheckFormat(f string) error {
-	switch f {
-	case FormatAuto, FormatEthos, FormatGraph, FormatOpenDataLoader:
-		return nil
-	}
-	return cliutil.Usagef("unknown --grounding %q (auto, ethos-document, sieve-graph, opendataloader-json)", f)
-}
-
-// LoadFile reads a grounding source (with the security report beside it,
-// loadBeside), as a coded failure when it cannot.
-func LoadFile(format, path string) (GroundingSource, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, Coded(ExitIO, "io_error", "cannot read %s: %v", path, err)
-	}
-	src, err := loadBeside(format, path, b)
-	if err != nil {
-		return nil, Coded(ExitInvalidSource, "invalid_source", "%v", err)
-	}
-	return src, nil
-}
-
-// WriteOut writes canonical JSON and a newline to --out or stdout, with
-// coded errors (SPEC.md §6.4) when encoding or writing fails.
-func WriteOut(c *cli.Context, encode func() ([]byte, error)) error {
-	b, err := encode()
-	if err != nil {
-		return Coded(ExitInternal, "internal_error", "%v", err)
-	}
-	b = append(b, '\n')
-	if out := c.String("out"); out != "" {
-		if err := os.WriteFile(out, b, 0o644); err != nil {
-			return Coded(ExitIO, "io_error", "cannot write %s: %v", out, err)
-		}
-		return nil
-	}
-	if _, err := cliutil.Stdout(c).Write(b); err != nil {
-		return Coded(ExitIO, "io_error", "cannot write the report: %v", err)
 	}
 	return nil
 }
@@ -204,10 +135,10 @@ func FilterCommand() *cli.Command {
 			if c.NArg() > 0 || c.String("graph") == "" {
 				return cliutil.Usagef("sieve-verify reads claims on stdin and needs --graph FILE")
 			}
-			if err := CheckFormat(c.String("grounding")); err != nil {
+			if err := evcmd.CheckFormat(c.String("grounding")); err != nil {
 				return err
 			}
-			src, err := LoadFile(c.String("grounding"), c.String("graph"))
+			src, err := evcmd.LoadFile(c.String("grounding"), c.String("graph"))
 			if err != nil {
 				return err
 			}

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sieve-dev/sieve/evidence/eef"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/codec"
-	"github.com/sieve-dev/sieve/internal/eef"
 )
 
 func read(t testing.TB, path string) []byte {

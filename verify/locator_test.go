@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/graph"
-	"github.com/sieve-dev/sieve/internal/ground"
 )
 
 // locatorSources are the sources the locator rules are held to: the docs

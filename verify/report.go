@@ -10,8 +10,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/c14n"
-	"github.com/sieve-dev/sieve/internal/ground"
 )
 
 // Report identity.
@@ -37,12 +37,7 @@ type Report struct {
 }
 
 // Grounding identifies the source the claims were checked against.
-type Grounding struct {
-	Identity            Identity     `json:"identity"`
-	SourceFingerprint   *string      `json:"source_fingerprint"`
-	DocumentFingerprint *string      `json:"document_fingerprint"`
-	Capabilities        Capabilities `json:"capabilities"`
-}
+type Grounding = ground.Grounding
 
 // Warning is one report warning.
 type Warning struct {

@@ -15,11 +15,11 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/evidence/eef"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/codec"
-	"github.com/sieve-dev/sieve/internal/eef"
-	"github.com/sieve-dev/sieve/internal/ground"
 	"github.com/sieve-dev/sieve/internal/record"
 	"github.com/sieve-dev/sieve/internal/sample"
 	"github.com/sieve-dev/sieve/normalize"

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/c14n"
-	"github.com/sieve-dev/sieve/internal/ground"
 )
 
 // Claim kinds (SPEC.md §4.3). Any other kind is reported as unsupported.

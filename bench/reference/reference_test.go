@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sieve-dev/sieve/bench"
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/graph"
-	"github.com/sieve-dev/sieve/internal/bench"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/render"
@@ -22,16 +22,16 @@ import (
 // $SIEVE_REF_DIR names the reference directory; SIEVE_REF_WRITE=1 writes
 // the reference instead of comparing.
 //
-//	SIEVE_REF_DIR=/tmp/ref SIEVE_REF_WRITE=1 go test -run Reference ./internal/bench/reference
-//	SIEVE_REF_DIR=/tmp/ref go test -run Reference ./internal/bench/reference
+//	SIEVE_REF_DIR=/tmp/ref SIEVE_REF_WRITE=1 go test -run Reference ./bench/reference
+//	SIEVE_REF_DIR=/tmp/ref go test -run Reference ./bench/reference
 func TestReferenceOutputs(t *testing.T) {
 	dir := os.Getenv("SIEVE_REF_DIR")
 	if dir == "" {
 		t.Skip("set SIEVE_REF_DIR to compare with (or, with SIEVE_REF_WRITE=1, write) reference outputs")
 	}
 	write := os.Getenv("SIEVE_REF_WRITE") == "1"
-	if os.Getenv("SIEVE_BENCH_DIR") == "" { // bench.Dir is relative to internal/bench
-		t.Setenv("SIEVE_BENCH_DIR", filepath.Join("..", "..", "..", "..", "shared", "bench"))
+	if os.Getenv("SIEVE_BENCH_DIR") == "" { // bench.Dir is relative to a top-level package
+		t.Setenv("SIEVE_BENCH_DIR", filepath.Join("..", "..", "..", "shared", "bench"))
 	}
 	for _, set := range []struct {
 		name  string

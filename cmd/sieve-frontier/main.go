@@ -11,5 +11,5 @@ import (
 )
 
 func main() {
-	os.Exit(cliutil.Main(cliutil.App("sieve-frontier", frontier.Command(), cliutil.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}), os.Args))
+	os.Exit(cliutil.Exec("sieve-frontier", frontier.Command()))
 }

@@ -7,15 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urfave/cli/v2"
-
-	"github.com/sieve-dev/sieve/capture"
-	"github.com/sieve-dev/sieve/graph"
+	sievecli "github.com/sieve-dev/sieve/cli"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/sample"
-	"github.com/sieve-dev/sieve/internal/sieve"
 	"github.com/sieve-dev/sieve/internal/version"
-	"github.com/sieve-dev/sieve/render"
 )
 
 // cliCases is the command line, one case a line, in the style of gojq's
@@ -98,12 +93,7 @@ func TestCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	progs := map[string]func() *cli.Command{
-		"sieve":         sieve.Command,
-		"sieve-capture": capture.Command,
-		"sieve-graph":   graph.Command,
-		"sieve-render":  render.Command,
-	}
+	progs := sievecli.Programs()
 	for _, tc := range cliCases {
 		t.Run(tc.args, func(t *testing.T) {
 			work := t.TempDir()

@@ -5,12 +5,12 @@ package main
 import (
 	"os"
 
+	sievecli "github.com/sieve-dev/sieve/cli"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/gcstart"
-	"github.com/sieve-dev/sieve/internal/sieve"
 )
 
 func main() {
 	gcstart.Start() // one process per page collects nothing below 32 MB
-	os.Exit(cliutil.Exec("sieve", sieve.Command()))
+	os.Exit(cliutil.Exec("sieve", sievecli.Command()))
 }

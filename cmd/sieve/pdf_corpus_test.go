@@ -10,9 +10,9 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	sievecli "github.com/sieve-dev/sieve/cli"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
-	"github.com/sieve-dev/sieve/internal/sieve"
 	"github.com/sieve-dev/sieve/schemas"
 )
 
@@ -35,7 +35,7 @@ func TestPDFCorpusDistill(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		app := cliutil.App("sieve", sieve.Command(), cliutil.IO{Stdin: strings.NewReader(strings.Join(files, "\n") + "\n"), Stdout: &stdout, Stderr: &stderr})
+		app := cliutil.App("sieve", sievecli.Command(), cliutil.IO{Stdin: strings.NewReader(strings.Join(files, "\n") + "\n"), Stdout: &stdout, Stderr: &stderr})
 		done <- cliutil.Main(app, []string{"sieve", "distill", "--out", out})
 	}()
 	select {

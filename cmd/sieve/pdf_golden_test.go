@@ -13,10 +13,10 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	sievecli "github.com/sieve-dev/sieve/cli"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
-	"github.com/sieve-dev/sieve/internal/sieve"
 )
 
 // updatePDF rewrites testdata/pdf-golden/NAME.json from the current graph,
@@ -72,7 +72,7 @@ func distillPDF(t *testing.T, dir string, d pdftest.Doc) pdfArtifact {
 	}
 	var stdout, stderr bytes.Buffer
 	out := filepath.Join(dir, "out-"+d.Name)
-	app := cliutil.App("sieve", sieve.Command(), cliutil.IO{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
+	app := cliutil.App("sieve", sievecli.Command(), cliutil.IO{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
 	code := cliutil.Main(app, []string{"sieve", "distill", "--out", out, path})
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
 	if len(lines) != 1 || gjsonGet(lines[0], "record") != "artifact" {

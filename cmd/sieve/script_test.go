@@ -18,12 +18,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sieve-dev/sieve/capture"
-	"github.com/sieve-dev/sieve/graph"
+	sievecli "github.com/sieve-dev/sieve/cli"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/sample"
-	"github.com/sieve-dev/sieve/internal/sieve"
-	"github.com/sieve-dev/sieve/normalize"
-	"github.com/sieve-dev/sieve/render"
 	"github.com/sieve-dev/sieve/schemas"
 )
 
@@ -36,13 +33,11 @@ func TestMain(m *testing.M) {
 			return cliutil.Main(cliutil.App(name, cmd(), cliutil.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}), os.Args)
 		}
 	}
-	os.Exit(testscript.RunMain(m, map[string]func() int{
-		"sieve":           prog("sieve", sieve.Command),
-		"sieve-capture":   prog("sieve-capture", capture.Command),
-		"sieve-normalize": prog("sieve-normalize", normalize.Command),
-		"sieve-graph":     prog("sieve-graph", graph.Command),
-		"sieve-render":    prog("sieve-render", render.Command),
-	}))
+	progs := map[string]func() int{}
+	for name, cmd := range sievecli.Programs() {
+		progs[name] = prog(name, cmd)
+	}
+	os.Exit(testscript.RunMain(m, progs))
 }
 
 func TestScripts(t *testing.T) {
@@ -117,6 +112,8 @@ func validateCmd(ts *testscript.TestScript, neg bool, args []string) {
 			err = schemas.Validate("manifest", []byte(data))
 		case "content.json":
 			err = schemas.Validate("content", []byte(data))
+		case "diff.json", "diff-citations.json":
+			err = schemas.Validate(strings.TrimSuffix(filepath.Base(a), ".json"), []byte(data))
 		default:
 			sc := bufio.NewScanner(strings.NewReader(data))
 			sc.Buffer(nil, 64<<20)

@@ -1,4 +1,4 @@
-package verify
+package evcmd
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/codec"
 )
 
@@ -15,11 +16,11 @@ import (
 func TestCodedMessages(t *testing.T) {
 	call := regexp.MustCompile(`Coded\([^,]+, "([a-z_]+)"`)
 	seen := map[string]bool{}
-	err := filepath.WalkDir("..", func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(filepath.Join("..", ".."), func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != ".." {
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != filepath.Join("..", "..") {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(p, ".go") {
@@ -48,8 +49,8 @@ func TestCodedMessages(t *testing.T) {
 }
 
 func TestCodedErrorShape(t *testing.T) {
-	a := Coded(ExitIO, "io_error", "cannot read %s: %v", "/tmp/x/a.json", "no such file")
-	b := Coded(ExitIO, "io_error", "cannot read %s: %v", "/srv/b.json", "permission denied")
+	a := Coded(cliutil.ExitIO, "io_error", "cannot read %s: %v", "/tmp/x/a.json", "no such file")
+	b := Coded(cliutil.ExitIO, "io_error", "cannot read %s: %v", "/srv/b.json", "permission denied")
 	var ea, eb struct {
 		Error struct{ Code, Message, Detail string }
 	}

@@ -7,10 +7,10 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/sieve-dev/sieve/evidence/eef"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/codec"
-	"github.com/sieve-dev/sieve/internal/eef"
 	"github.com/sieve-dev/sieve/internal/version"
 )
 

@@ -3,8 +3,8 @@ package ground
 import (
 	"fmt"
 
+	"github.com/sieve-dev/sieve/evidence/eef"
 	"github.com/sieve-dev/sieve/internal/codec"
-	"github.com/sieve-dev/sieve/internal/eef"
 )
 
 // Finding is one security finding of the source's document (SPEC.md §4.8):

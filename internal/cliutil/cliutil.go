@@ -23,21 +23,6 @@ import (
 	"github.com/sieve-dev/sieve/internal/version"
 )
 
-// Exit codes shared by every sieve binary: the table is in README.md ("Exit
-// codes"). sieve verify and sieve evidence anchor add their coded failures,
-// 3–12 (verify.ExitIO and the rest).
-const (
-	ExitOK       = 0
-	ExitFailed   = 1 // some input lines failed (each is an error record on stdout)
-	ExitUsage    = 2
-	ExitInternal = 3
-	// ExitInterrupted: SIGINT or SIGTERM stopped the run before it was
-	// done. The lines in flight are written as interrupted error records,
-	// the rest of the input is not started. 130 is what shells report for
-	// a command ended by Ctrl-C (128 + SIGINT); SIGTERM gives the same.
-	ExitInterrupted = 130
-)
-
 // Signal is the cause of a command's cancelled context (context.Cause) when
 // SIGINT or SIGTERM stopped it. Its text is the signal's name.
 type Signal struct{ os.Signal }

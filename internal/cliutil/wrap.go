@@ -19,11 +19,6 @@ import (
 	"github.com/sieve-dev/sieve/internal/version"
 )
 
-// ExitOutcome: every line was handled, but some target's outcome is one
-// the run was told to fail on (sieve distill: any outcome but ok, unless
-// --fail-on says otherwise; a stage: the outcomes given to --fail-on).
-const ExitOutcome = 13
-
 // The flags every command gets from App (see wrap).
 const (
 	flagQuiet   = "quiet"
@@ -33,7 +28,7 @@ const (
 )
 
 // Outcome statuses (ARTIFACT.md); --fail-on accepts these.
-var outcomes = []string{"ok", "blocked", "challenge", "auth_required", "spa_shell", "empty_after_render", "partial"}
+var outcomes = record.Statuses
 
 // outcomeStages are the stage commands whose stdout records carry an
 // outcome, and so take --fail-on.
