@@ -78,10 +78,24 @@ func pdfRecord(doc *pdf.Document) *PDF {
 				Index: p.Index, Width: p.Width, Height: p.Height, Rotation: p.Rotation, Error: p.Err,
 				Links: pdfLinks(p.Links), Annotations: pdfAnnots(p.Annots),
 			},
-			Lines: pdfLines(p.Lines()),
-			Tags:  pdfTags(p.Tags),
-			Rects: pdfRects(p.Rects),
+			Lines:   pdfLines(p.Lines()),
+			Tags:    pdfTags(p.Tags),
+			Rects:   pdfRects(p.Rects),
+			Images:  pdfBoxes(p.Images),
+			TextDir: p.TextDir(),
 		}
+	}
+	return out
+}
+
+// pdfBoxes converts engine boxes; nil for none.
+func pdfBoxes(boxes []pdf.Box) []PDFBox {
+	if len(boxes) == 0 {
+		return nil
+	}
+	out := make([]PDFBox, len(boxes))
+	for i, b := range boxes {
+		out[i] = pdfBox(b)
 	}
 	return out
 }

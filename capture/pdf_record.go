@@ -37,6 +37,13 @@ type PDFPage struct {
 	// Rects are the page's path objects reduced to their boxes: ruling
 	// lines, cell borders and filled backgrounds.
 	Rects []PDFRect `json:"rects,omitempty"`
+	// Images are the boxes of the page's image objects (the first 1,000):
+	// invisible text over an image of itself is an OCR layer, not hidden.
+	Images []PDFBox `json:"images,omitempty"`
+	// TextDir is the direction most glyphs' baselines run on the displayed
+	// page, clockwise degrees: 90 down, 180 upside down, 270 up; 0 (left
+	// to right) is omitted. Layout reads the page in that text's frame.
+	TextDir int `json:"text_direction,omitempty"`
 }
 
 // PDFPageInfo is a page without its text: what later stages carry.

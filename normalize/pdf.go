@@ -24,11 +24,21 @@ const (
 	pdfHeadingLines  = 3    // a heading has at most this many lines …
 	pdfHeadingChars  = 200  // … and characters
 	pdfBoldHeadChars = 80   // a bold one-line paragraph at body size this short is a heading
+	pdfScanShare     = 0.25 // an image this share of the page or more under invisible text is a scan
+)
+
+// PDFTextLayer is the attribute that marks an element whose text all
+// comes from an OCR layer (invisible text over a scanned page): its value
+// is PDFTextLayerOCR.
+const (
+	PDFTextLayer    = "data-text-layer"
+	PDFTextLayerOCR = "ocr"
 )
 
 // pdfPage is one page on its way to nodes.
 type pdfPage struct {
-	info   *capture.PDFPage
+	info   *capture.PDFPage // in its text's frame (turnedPage) when shown's text does not run left to right
+	shown  *capture.PDFPage // as displayed
 	words  []pdfWord
 	tables []*pdfTable
 	header []*pdfLine // running header lines, top to bottom
@@ -78,7 +88,12 @@ func splitRuns(lines []*pdfLine, at func(i int) (b pdfBlock, next int)) []pdfBlo
 func readPDF(out *Record, doc *capture.PDF) {
 	pages := make([]pdfPage, len(doc.Pages))
 	for i := range doc.Pages {
-		pages[i] = preparePage(&doc.Pages[i])
+		p := &doc.Pages[i]
+		if p.TextDir != 0 && p.Error == "" && len(p.Tags) == 0 {
+			p = turnedPage(p)
+		}
+		pages[i] = preparePage(p)
+		pages[i].shown = &doc.Pages[i]
 	}
 	markChrome(pages)
 	for i := range pages {
@@ -658,8 +673,11 @@ func (e *pdfEmitter) text(parent int, r pdfRun) {
 func (e *pdfEmitter) page(i int, p *pdfPage) {
 	e.pageNo = i + 1
 	path := childPath("html/body", "section", i+1)
-	sec := e.element(pdfBodyID, "section", path, pageBox(capture.PDFBox{W: p.info.Width, H: p.info.Height}))
-	e.out.Nodes[sec].Attrs = map[string]string{"id": fmt.Sprintf("p%04d", i+1)}
+	sec := e.element(pdfBodyID, "section", path, pageBox(capture.PDFBox{W: p.shown.Width, H: p.shown.Height}))
+	if p.info != p.shown {
+		defer e.unturn(sec+1, p.shown)
+	}
+	e.out.Nodes[sec].Attrs = map[string]string{"id": fmt.Sprintf("p%04d", i+1), "class": "page"}
 	if p.info.Error != "" {
 		e.out.Nodes[sec].Attrs["data-error"] = p.info.Error
 		return
@@ -673,6 +691,16 @@ func (e *pdfEmitter) page(i int, p *pdfPage) {
 		e.emit(sec, path, el, sib)
 	}
 	e.chrome(sec, path, "footer", p.footer, sib)
+}
+
+// unturn maps the boxes of the nodes from index start on, laid out in the
+// frame of a turned page, back to the page as displayed.
+func (e *pdfEmitter) unturn(start int, shown *capture.PDFPage) {
+	for i := start; i < len(e.out.Nodes); i++ {
+		if b := e.out.Nodes[i].Box; b != nil {
+			e.out.Nodes[i].Box = unturnBox(b, shown.TextDir, shown.Width, shown.Height)
+		}
+	}
 }
 
 // chrome puts a page's running header or footer lines, one p each, in a
@@ -698,6 +726,12 @@ func (e *pdfEmitter) emit(parent int, parentPath string, el *pdfEl, sib *sibling
 	if el.level > 0 {
 		n.Role, n.Level = "heading", el.level
 	}
+	if ocrLines(el.lines) {
+		if n.Attrs == nil {
+			n.Attrs = map[string]string{}
+		}
+		n.Attrs[PDFTextLayer] = PDFTextLayerOCR
+	}
 	for _, r := range textRuns(el.lines) {
 		e.text(id, r)
 	}
@@ -705,6 +739,20 @@ func (e *pdfEmitter) emit(parent int, parentPath string, el *pdfEl, sib *sibling
 	for _, k := range el.kids {
 		e.emit(id, path, k, kids)
 	}
+}
+
+// ocrLines reports whether lines have words and all are an OCR layer's.
+func ocrLines(lines []*pdfLine) bool {
+	n := 0
+	for _, l := range lines {
+		for _, w := range l.words {
+			if !w.ocr {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
 }
 
 // elBox is an element's own box, else the box of its visible text and

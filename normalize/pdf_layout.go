@@ -17,6 +17,7 @@ const (
 	pdfRegionRows  = 4   // a column split covers at least this many rows in all
 	pdfGappedShare = 4   // at most one row in this many of a column has a table-wide gap inside
 	pdfCellGapCol  = 2.0 // a gap this many font sizes wide inside a row is a table's
+	pdfColumnEms   = 6.0 // a column's median row is at least this many font sizes wide
 )
 
 // pdfAtom is what the reading order places: a visible word, or a table
@@ -170,7 +171,9 @@ func (c *xyCut) columnRun(bands [][]pdfAtom, empties [][]span, i int, size float
 // over both) whose median has pdfColumnWords words, and at most one row in
 // pdfGappedShare with a gap of pdfCellGapCol font sizes inside it (a
 // sentence end in justified text reaches 1.5 sizes, the gaps between table
-// columns are wider in most rows). Labels beside values,
+// columns are wider in most rows), and whose median row is pdfColumnEms
+// font sizes wide (a code listing's "{" and "5));" after wide spaces are
+// not a column). Labels beside values,
 // numbers beside titles (forms, tables of contents) and the columns of a
 // table fail this, so they keep reading row by row.
 func columnsOfText(run []pdfAtom, g span, size float64) bool {
@@ -183,20 +186,24 @@ func columnsOfText(run []pdfAtom, g span, size float64) bool {
 		}
 	}
 	wideGap := pdfCellGapCol * size
-	rl, wl, gl := rowWords(left, wideGap)
-	rr, wr, gr := rowWords(right, wideGap)
+	rl, wl, gl, ml := rowWords(left, wideGap)
+	rr, wr, gr, mr := rowWords(right, wideGap)
 	return rl >= pdfColumnRows && rr >= pdfColumnRows && rl+rr >= pdfRegionRows &&
 		wl >= pdfColumnWords && wr >= pdfColumnWords &&
-		gl*pdfGappedShare <= rl && gr*pdfGappedShare <= rr
+		gl*pdfGappedShare <= rl && gr*pdfGappedShare <= rr &&
+		min(ml, mr) >= pdfColumnEms*size
 }
 
 // rowWords counts the rows of atoms, the median words per row (a table
-// counts as a row of pdfColumnWords words) and the rows with a gap of at
-// least gap inside them.
-func rowWords(atoms []pdfAtom, gap float64) (rows, median, gapped int) {
+// counts as a row of pdfColumnWords words), the rows with a gap of at
+// least gap inside them and the median row width.
+func rowWords(atoms []pdfAtom, gap float64) (rows, median, gapped int, width float64) {
 	groups := rowGroups(atoms)
 	counts := make([]int, len(groups))
+	widths := make([]float64, len(groups))
 	for i, g := range groups {
+		x0, x1 := atomsExtent(g)
+		widths[i] = x1 - x0
 		for k, a := range g {
 			if a.table != nil {
 				counts[i] += pdfColumnWords
@@ -210,10 +217,11 @@ func rowWords(atoms []pdfAtom, gap float64) (rows, median, gapped int) {
 		}
 	}
 	if len(counts) == 0 {
-		return 0, 0, 0
+		return 0, 0, 0, 0
 	}
 	slices.Sort(counts)
-	return len(counts), counts[len(counts)/2], gapped
+	slices.Sort(widths)
+	return len(counts), counts[len(counts)/2], gapped, widths[len(widths)/2]
 }
 
 // sortedAtoms is a sorted copy of atoms, equal ones in their order: what

@@ -541,3 +541,52 @@ func TestPDFPaintUnder(t *testing.T) {
 		t.Errorf("elements:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestPDFCodeListingNotColumns: a code listing whose short trailing
+// tokens ("{", "5));") sit after wide monospaced spaces at the same x on
+// two rows is read row by row, not as a narrow right column
+// (code_and_formula in ../shared/bench/pdf-real lost its order so).
+func TestPDFCodeListingNotColumns(t *testing.T) {
+	const size = 9
+	lines := []capture.PDFLine{
+		line(append(spansAt(135, 372, size, "function add(a, b)"), spansAt(229, 372, size, "{")...)...),
+		textLine(157, 384, size, "return a + b;"),
+		textLine(135, 394, size, "}"),
+		line(append(spansAt(135, 405, size, "console.log (add (3,"), spansAt(229, 405, size, "5) ) ;")...)...),
+	}
+	got := elementTexts(normalizePDF(t, page(lines...)))
+	text := strings.Join(got, " ")
+	if !strings.Contains(text, "function add(a, b) {") || strings.Index(text, "{") > strings.Index(text, "return") ||
+		!strings.Contains(text, "(add (3, 5))") {
+		t.Errorf("code listing out of order:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// TestPDFCJKNoInventedSpaces: Chinese words PDFium split after full-width
+// punctuation, and a paragraph's lines, join without spaces; a Latin
+// word or number beside Han keeps its space.
+func TestPDFCJKNoInventedSpaces(t *testing.T) {
+	got := elementTexts(normalizePDF(t, page(
+		textLine(72, 100, 10, "公司董事会、 监事会及董事、 监事"),
+		textLine(72, 114, 10, "保证季度报告内容的真实 2018 年"),
+	)))
+	want := []string{"p: 公司董事会、监事会及董事、监事保证季度报告内容的真实 2018 年"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestPDFRightToLeft: an Arabic line, whose words lie left to right on
+// the page in display order, reads right to left; a run of numbers and
+// Latin inside it keeps its own order; presentation forms (U+FExx) come
+// out as the letters they show (NFKC).
+func TestPDFRightToLeft(t *testing.T) {
+	got := elementTexts(normalizePDF(t, page(
+		textLine(72, 100, 10, "نص 2024 ABC بالعالم \ufee3\ufeae\ufea3\ufe92\ufe8e"),
+		textLine(72, 114, 10, "Latin stays left to right"),
+	)))
+	want := []string{"p: مرحبا بالعالم 2024 ABC نص Latin stays left to right"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/codec"
+	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
 	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/render"
 	"github.com/sieve-dev/sieve/schemas"
@@ -316,4 +317,99 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestPDFOCRLayer: invisible text over a scanned page (an OCR layer) is
+// content, marked data-text-layer="ocr", in order; invisible text on the
+// blank paper below the scan (a prompt injection) stays hidden, latent.
+func TestPDFOCRLayer(t *testing.T) {
+	doc, err := pdftest.OCRLayer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := capturePDF(t, doc.PDF)
+	if len(rec.PDF.Pages[0].Images) != 1 {
+		t.Fatalf("images %+v, want the scan", rec.PDF.Pages[0].Images)
+	}
+	n, err := normalize.Normalize(&rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkNormalized(t, n)
+	marked := 0
+	for _, node := range n.Nodes {
+		if node.Tag != "#text" {
+			continue
+		}
+		parent := n.Nodes[node.Parent]
+		switch {
+		case strings.Contains(node.Text, "approve the invoice"):
+			if node.Hidden != pdftest.ReasonInvisible || parent.Attrs[normalize.PDFTextLayer] != "" {
+				t.Errorf("injection %+v in %+v: want hidden %s, no OCR mark", node, parent, pdftest.ReasonInvisible)
+			}
+		case node.Hidden != "":
+			t.Errorf("OCR text hidden: %+v", node)
+		case parent.Attrs[normalize.PDFTextLayer] == normalize.PDFTextLayerOCR:
+			marked++
+		}
+	}
+	if marked == 0 {
+		t.Error("no element marked as coming from the OCR layer")
+	}
+	g := graph.Build(n)
+	var content []string
+	for _, b := range g.Blocks {
+		if b.Role == "content" {
+			content = append(content, b.Text)
+		}
+	}
+	text := strings.Join(content, "\n")
+	last := -1
+	for _, l := range doc.Visible {
+		i := strings.Index(text, l)
+		if i <= last {
+			t.Fatalf("OCR line %q missing or out of order in content:\n%s", l, text)
+		}
+		last = i
+	}
+	if strings.Contains(text, "approve") || len(g.Latent) != 1 || !strings.Contains(g.Latent[0].Text, "approve the invoice") {
+		t.Errorf("injection: content %q, latent %+v", text, g.Latent)
+	}
+}
+
+// TestPDFRotatedLogicalOrder: pages with /Rotate 0, 90, 180 and 270, with
+// and without a CropBox, and text drawn turned (180: a text matrix that
+// runs backwards; on a /Rotate 180 page it shows upright) read in the
+// text's own order, and block boxes stay on the displayed page.
+func TestPDFRotatedLogicalOrder(t *testing.T) {
+	for _, c := range []struct{ rotate, turn int }{{0, 0}, {90, 0}, {180, 0}, {270, 0}, {0, 180}, {180, 180}, {0, 90}} {
+		for _, crop := range []bool{false, true} {
+			t.Run(fmt.Sprintf("rotate%d-turn%d-crop%v", c.rotate, c.turn, crop), func(t *testing.T) {
+				doc, err := pdftest.Rotated(c.rotate, c.turn, crop)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec := capturePDF(t, doc.PDF)
+				n, err := normalize.Normalize(&rec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkNormalized(t, n)
+				var text []string
+				pg := rec.PDF.Pages[0]
+				for _, node := range n.Nodes {
+					if node.Tag != "#text" {
+						continue
+					}
+					text = append(text, node.Text)
+					if b := node.Box; b == nil || b.X < -1 || b.Y < -1 || float64(b.X+b.W) > pg.Width+1 || float64(b.Y+b.H) > pg.Height+1 {
+						t.Errorf("box %+v of %q off the %gx%g page", b, node.Text, pg.Width, pg.Height)
+					}
+				}
+				if got, want := strings.Join(text, " "), strings.Join(pdftest.RotatedLines, " "); got != want {
+					t.Errorf("text %q, want %q", got, want)
+				}
+			})
+		}
+	}
 }

@@ -197,6 +197,23 @@ type pdfRun struct {
 // joined without the hyphen. The space between a visible and a hidden run
 // goes with the visible one, so the visible text reads right without the
 // hidden.
+// cjkJoin reports whether the text after a ends and b starts with
+// characters of scripts written without spaces (Han, kana, their
+// punctuation and full-width forms), which join without one: PDFium puts
+// spaces after full-width punctuation ("会、 监"), and line ends are no
+// word breaks there.
+func cjkJoin(a, b string) bool {
+	last, _ := utf8.DecodeLastRuneInString(a)
+	first, _ := utf8.DecodeRuneInString(b)
+	return noSpaceScript(last) && noSpaceScript(first)
+}
+
+func noSpaceScript(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) ||
+		r >= 0x3000 && r <= 0x303f || // CJK symbols and punctuation
+		r >= 0xff01 && r <= 0xff60 // full-width forms
+}
+
 func textRuns(lines []*pdfLine) []pdfRun {
 	var runs []pdfRun
 	var b strings.Builder
@@ -213,19 +230,22 @@ func textRuns(lines []*pdfLine) []pdfRun {
 		started = false
 	}
 	for li, l := range lines {
-		for wi, w := range l.words {
+		for wi, w := range logicalWords(l.words) {
+			gap := wordGap(prev, w)
 			switch {
 			case prev == nil:
 				sep = ""
+			case cjkJoin(prev.text, w.text):
+				sep = "" // CJK text has no spaces between words, nor at line ends
 			case wi == 0 && li > 0:
 				sep = " "
 				if hyphenJoin(prev, w) {
 					trimHyphen(&b, &runs, started)
 					sep = ""
 				}
-			case closing(w.text) && w.box.X-(prev.box.X+prev.box.W) < 2*pdfWordSpace*wordSize(w, prev):
+			case closing(w.text) && gap < 2*pdfWordSpace*wordSize(w, prev):
 				sep = ""
-			case w.box.X-(prev.box.X+prev.box.W) > pdfWordSpace*wordSize(w, prev):
+			case gap > pdfWordSpace*wordSize(w, prev):
 				sep = " "
 			default:
 				sep = ""
@@ -253,6 +273,62 @@ func textRuns(lines []*pdfLine) []pdfRun {
 	}
 	closeRun()
 	return runs
+}
+
+// wordGap is the distance between two words of a line, whichever side
+// of prev w is on (right-to-left lines read leftwards); 0 without prev.
+func wordGap(prev, w *pdfWord) float64 {
+	if prev == nil {
+		return 0
+	}
+	return max(w.box.X-(prev.box.X+prev.box.W), prev.box.X-(w.box.X+w.box.W))
+}
+
+// logicalWords is a line's words (left to right on the page) in reading
+// order: a line with more right-to-left letters (Arabic, Hebrew) than
+// left-to-right ones reads from the right, except that each run of words
+// without right-to-left letters (numbers, Latin) keeps its own
+// left-to-right order, as the bidi algorithm's embedding levels have it.
+func logicalWords(words []*pdfWord) []*pdfWord {
+	rtl, ltr := 0, 0
+	for _, w := range words {
+		r, l := directionCounts(w.text)
+		rtl, ltr = rtl+r, ltr+l
+	}
+	if rtl <= ltr {
+		return words
+	}
+	out := make([]*pdfWord, 0, len(words))
+	for end := len(words); end > 0; {
+		start := end - 1
+		if r, _ := directionCounts(words[start].text); r == 0 {
+			for start > 0 {
+				if r, _ := directionCounts(words[start-1].text); r > 0 {
+					break
+				}
+				start--
+			}
+		}
+		out = append(out, words[start:end]...)
+		end = start
+	}
+	return out
+}
+
+// directionCounts counts a text's right-to-left letters (Arabic, Hebrew,
+// Syriac, Thaana, N'Ko) and its other letters and digits.
+func directionCounts(s string) (rtl, ltr int) {
+	for _, r := range s {
+		switch {
+		case unicode.In(r, unicode.Arabic, unicode.Hebrew, unicode.Syriac, unicode.Thaana, unicode.Nko):
+			if unicode.IsLetter(r) {
+				rtl++
+			}
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			ltr++
+		}
+	}
+	return rtl, ltr
 }
 
 // closing reports whether a word starts with punctuation that follows the

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/internal/textnorm"
 )
@@ -31,6 +33,7 @@ type pdfWord struct {
 	mcid   int    // marked-content id, -1 when none
 	hidden string // a Hidden* reason code, "" when the word shows
 	rule   string // the evidence for hidden
+	ocr    bool   // invisible text over a scan: an OCR layer, read as content
 }
 
 func (w *pdfWord) visible() bool { return w.hidden == "" }
@@ -46,7 +49,7 @@ func pageWords(p *capture.PDFPage) []pdfWord {
 	paint := newPaintIndex(p)
 	for _, l := range p.Lines {
 		for _, s := range l.Spans {
-			text := strings.TrimSpace(textnorm.Text(s.Text))
+			text := strings.TrimSpace(textnorm.Text(presentationForms(s.Text)))
 			if text == "" {
 				continue
 			}
@@ -55,10 +58,24 @@ func pageWords(p *capture.PDFPage) []pdfWord {
 				w.mcid = *s.MCID
 			}
 			w.hidden, w.rule = spanHidden(&s, p, paint)
+			w.ocr = w.hidden == "" && invisible(&s)
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// presentationForms replaces the Arabic and Hebrew presentation forms
+// (the contextual glyph shapes some PDFs map their glyphs to, U+FB1D–FDFF
+// and U+FE70–FEFF) by their NFKC letters, so that the text reads and
+// searches as typed; text without them is returned as is.
+func presentationForms(s string) string {
+	for _, r := range s {
+		if r >= 0xfb1d && r <= 0xfdff || r >= 0xfe70 && r <= 0xfeff {
+			return norm.NFKC.String(s)
+		}
+	}
+	return s
 }
 
 // spanHidden is the verdict on one span: the first of invisible render
@@ -66,7 +83,9 @@ func pageWords(p *capture.PDFPage) []pdfWord {
 // paint under it that applies.
 func spanHidden(s *capture.PDFSpan, p *capture.PDFPage, paint *paintIndex) (reason, rule string) {
 	switch {
-	case s.Render == 3 || s.Render == 7:
+	case invisible(s) && overScan(s.Box, p) && !offPage(s.Box, p):
+		return "", "" // an OCR layer: nothing is painted, so no colour test applies
+	case invisible(s):
 		return HiddenPDFInvisible, "text render mode " + strconv.Itoa(s.Render)
 	case s.Alpha != nil && *s.Alpha <= pdfAlphaHidden:
 		return HiddenPDFTransparent, fmt.Sprintf("fill alpha %d/255", *s.Alpha)
@@ -86,6 +105,28 @@ func spanHidden(s *capture.PDFSpan, p *capture.PDFPage, paint *paintIndex) (reas
 		return HiddenSameColor, "fill " + fill + " on " + where + " " + under
 	}
 	return "", ""
+}
+
+// invisible reports whether a span's render mode paints nothing.
+func invisible(s *capture.PDFSpan) bool { return s.Render == 3 || s.Render == 7 }
+
+// overScan reports whether a box lies, by most of its area, on an image
+// that covers at least pdfScanShare of the page: a scanned page, over
+// which scanners and OCRmyPDF lay the recognised text invisibly. Invisible
+// text on blank paper, or over a small picture, stays hidden.
+func overScan(b capture.PDFBox, p *capture.PDFPage) bool {
+	area := b.W * b.H
+	for _, im := range p.Images {
+		if im.W*im.H < pdfScanShare*p.Width*p.Height {
+			continue
+		}
+		x0, y0 := max(b.X, im.X), max(b.Y, im.Y)
+		x1, y1 := min(b.X+b.W, im.X+im.W), min(b.Y+b.H, im.Y+im.H)
+		if x1 > x0 && y1 > y0 && (x1-x0)*(y1-y0) >= area/2 {
+			return true
+		}
+	}
+	return false
 }
 
 // offPage reports whether a box's centre lies outside the page.

@@ -14,6 +14,13 @@
 # time on a shared machine), the peak RSS of each process, and the ratio
 # sieve/pdftotext in pages/s: the median of the per-round ratios. One
 # first run with an empty compilation cache is shown too.
+#
+# Then, when ../shared/bench/pdf-real is there, how completely and in what
+# order PDFs from other tools' test suites are read (see its README): the
+# kreuzberg set (73 documents, NID / word F1; also over the 10 whose gold
+# was not made with pdftotext) and docling-md (9, NID / TEDS / MHS), for
+# sieve distill (text; Markdown for docling-md) beside pdftotext, and
+# pypdf and mutool when installed, scored by the set's own scorers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-$PWD/bin}
@@ -94,4 +101,50 @@ for doc in "${docs[@]}"; do
   printf '  %-42s %7.2f %8.1f %8.2f  capture\n' 'piped, first run (empty wasm compile cache)' "$tc" "$(calc "$pages / $tc")" "$cold"
   printf '  pages/s vs pdftotext (median of per-round ratios): piped %.2fx, distill %.2fx; CPU s: piped %.2fx, distill %.2fx of pdftotext\n' \
     "$rp" "$rd" "$(calc "$cs / $cp")" "$(calc "$cd / $cp")"
+done
+
+real=$BENCH_DIR/pdf-real
+if [ ! -d "$real" ]; then
+  echo "pdf-real not found at $real: quality figures skipped" >&2
+  exit 0
+fi
+command -v python3 >/dev/null || { echo "python3 is needed to score pdf-real: skipped" >&2; exit 0; }
+# extract NAME FUNC: runs FUNC IN OUT for every PDF of both sets into
+# $work/real/NAME/<set>/<id>.txt (.md for docling-md, which its scorer reads)
+extract() {
+  local name=$1 fn=$2 set f id ext
+  for set in kreuzberg docling-md; do
+    mkdir -p "$work/real/$name/$set"
+    ext=txt
+    [ "$set" = docling-md ] && ext=md
+    for f in "$real/$set"/pdfs/*.pdf; do
+      id=$(basename "$f" .pdf)
+      "$fn" "$f" "$work/real/$name/$set/$id.$ext" 2>/dev/null || true
+    done
+  done
+}
+sieve_out() { # Markdown for docling-md (headings and tables count there), else text
+  local format=text
+  case $2 in *.md) format=md ;; esac
+  timeout 120 "$BIN/sieve" distill --quiet --format "$format" "$1" >"$2"
+}
+pdftotext_out() { timeout 120 pdftotext -enc UTF-8 "$1" "$2"; }
+pypdf_out() { timeout 120 python3 -c 'import sys, pypdf; print("\n".join(p.extract_text() or "" for p in pypdf.PdfReader(sys.argv[1]).pages))' "$1" >"$2"; }
+mutool_out() { timeout 120 mutool draw -q -F txt -o "$2" "$1"; }
+names=(sieve pdftotext)
+extract sieve sieve_out
+extract pdftotext pdftotext_out
+if python3 -c 'import pypdf' 2>/dev/null; then extract pypdf pypdf_out; names+=(pypdf); fi
+if command -v mutool >/dev/null; then extract mutool mutool_out; names+=(mutool); fi
+echo
+echo "pdf-real ($real): how much and in what order (higher is better)"
+printf '  %-10s %-28s %-28s %s\n' system 'kreuzberg 73: NID / word F1' 'independent 10: NID / F1' 'docling-md 9: NID / TEDS / MHS'
+for n in "${names[@]}"; do
+  k=$(python3 "$real/score_text.py" --gold "$real/kreuzberg/gold" --pred "$n=$work/real/$n/kreuzberg" | awk -v n="$n" '$1 == n { print $3 " / " $6 }')
+  i=$(python3 "$real/score_text.py" --gold "$real/kreuzberg/gold" --pred "$n=$work/real/$n/kreuzberg" --ids "$real/kreuzberg/INDEPENDENT.txt" | awk -v n="$n" '$1 == n { print $3 " / " $6 }')
+  d=-
+  if python3 "$real/score_pdf.py" --gt "$real/docling-md/gold" --pred "$work/real/$n/docling-md" --out "$work/real/$n.json" --quiet >/dev/null 2>&1; then
+    d=$(python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["score"]; f = lambda k: "%.3f" % s[k] if s.get(k) is not None else "-"; print(f("nid_mean"), "/", f("teds_mean"), "/", f("mhs_mean"))' "$work/real/$n.json")
+  fi
+  printf '  %-10s %-28s %-28s %s\n' "$n" "$k" "$i" "$d"
 done

@@ -62,7 +62,7 @@ func (e *engine) chars(ref requests.Page, m matrix, limit int, marked bool) (out
 	defer done()
 	count := min(n.Count, limit)
 	out = make([]Char, count)
-	st := styler{src: src, marked: marked}
+	st := styler{src: src, marked: marked, m: m}
 	for i := range count {
 		if err := readChar(src, i, m, &out[i]); err != nil {
 			return nil, 0, fmt.Errorf("character %d: %w", i, err)

@@ -31,6 +31,7 @@ type Page struct {
 	Chars    []Char // in PDFium's text order
 	Tags     []Tag  // the page's structure tree, top level first; nil when untagged
 	Rects    []Rect // painted path objects, in drawing order
+	Images   []Box  // image objects' boxes, in drawing order (the first maxPageImages)
 	Links    []Link
 	Annots   []Annotation
 	Err      string // why the page could not be read; "" when it could
@@ -44,6 +45,10 @@ type Char struct {
 	Box       Box
 	Generated bool
 	Style     Style // plain for spaces, breaks and generated characters
+	// Dir is the direction the glyph's baseline runs on the displayed
+	// page, clockwise from left-to-right: 0, 90 (downwards), 180 (upside
+	// down, leftwards) or 270 (upwards); 0 for generated characters.
+	Dir int
 }
 
 // Box is a rectangle in top-left page coordinates, points, rounded to
@@ -180,7 +185,7 @@ func (e *engine) readPage(doc references.FPDF_DOCUMENT, i int, limit int, marked
 	if err != nil {
 		p.Chars, r.charErr = []Char{}, err.Error()
 	}
-	p.Rects = e.rects(loaded.Page, m)
+	p.Rects, p.Images = e.rects(loaded.Page, m)
 	p.Links = e.links(doc, ref, m)
 	p.Annots = e.annotations(ref, m)
 	p.Tags, r.tagErr = e.tags(ref)

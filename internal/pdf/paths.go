@@ -28,21 +28,26 @@ const (
 	maxFormDepth   = 8
 )
 
-// pathReader collects a page's painted paths.
+// maxPageImages is how many image objects' boxes a page keeps: they tell
+// an OCR text layer (invisible text over a scan) from hidden text.
+const maxPageImages = 1000
+
+// pathReader collects a page's painted paths and image boxes.
 type pathReader struct {
 	src     objSource
 	visited int
 	rects   []Rect
+	images  []Box
 }
 
-// rects reads the page's path objects, also inside form XObjects, with
-// boxes mapped by m to top-left display points.
-func (e *engine) rects(page references.FPDF_PAGE, m matrix) []Rect {
+// rects reads the page's path and image objects, also inside form
+// XObjects, with boxes mapped by m to top-left display points.
+func (e *engine) rects(page references.FPDF_PAGE, m matrix) ([]Rect, []Box) {
 	src, done := e.objSource(page)
 	defer done()
 	n, ok := src.count()
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	r := pathReader{src: src}
 	for i := 0; i < n && r.more(); i++ {
@@ -50,7 +55,7 @@ func (e *engine) rects(page references.FPDF_PAGE, m matrix) []Rect {
 			r.object(o, m, 0)
 		}
 	}
-	return r.rects
+	return r.rects, r.images
 }
 
 // objSource is the fast rawText reader of the page's objects when it
@@ -81,6 +86,10 @@ func (r *pathReader) object(obj object, m matrix, depth int) {
 	case enums.FPDF_PAGEOBJ_PATH:
 		if rect, ok := r.path(obj, m); ok {
 			r.rects = append(r.rects, rect)
+		}
+	case enums.FPDF_PAGEOBJ_IMAGE:
+		if l, b, rt, t, ok := r.src.bounds(obj); ok && len(r.images) < maxPageImages {
+			r.images = append(r.images, mapRect(m, float64(l), float64(b), float64(rt), float64(t)))
 		}
 	case enums.FPDF_PAGEOBJ_FORM:
 		if depth < maxFormDepth {

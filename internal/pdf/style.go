@@ -42,6 +42,8 @@ type styler struct {
 	prev   *Char // the previous drawn character of this word; nil at a word start
 	pkey   styleKey
 	scale  float64 // how much the character matrix scales glyph heights, read with the style
+	dir    int     // the run's baseline direction on the displayed page, read with the style
+	m      matrix  // page space to display points
 }
 
 // styleKey is what is read for every character to notice a style change.
@@ -77,13 +79,14 @@ func (s *styler) style(i int, c *Char) {
 		o := s.object(i)
 		obj, k.obj = &o, o
 	}
-	defer func() { c.FontSize = round(c.FontSize * s.scale) }()
+	defer func() { c.FontSize, c.Dir = round(c.FontSize*s.scale), s.dir }()
 	if p := s.prev; p != nil && s.pkey == k && continues(p.Box, c.Box, c.FontSize) {
 		c.Style = p.Style
 		return
 	}
 	s.pkey = k
 	s.scale = s.matrixScale(i)
+	s.dir = s.direction(i)
 	c.Style = s.full(i, font, obj)
 	c.Style.Weight = k.weight
 	if boldName(c.Style.Font) {
@@ -123,6 +126,27 @@ func (s *styler) matrixScale(i int) float64 {
 		return 1
 	}
 	return v
+}
+
+// direction is the baseline direction of character i on the displayed
+// page, to the nearest quarter turn: the character matrix's up vector
+// (c, d) turned a quarter clockwise is its baseline (d, -c) in page space,
+// which the display matrix maps. 0 when PDFium does not say.
+func (s *styler) direction(i int) int {
+	c, d, ok := s.src.matrixCD(i)
+	if !ok || c == 0 && d == 0 {
+		return 0
+	}
+	x, y := float64(d), float64(-c)
+	dx, dy := s.m.a*x+s.m.c*y, s.m.b*x+s.m.d*y
+	return quarter(math.Atan2(dy, dx))
+}
+
+// quarter rounds an angle in radians (display space, y down: clockwise)
+// to 0, 90, 180 or 270 degrees.
+func quarter(rad float64) int {
+	deg := int(math.Round(rad*180/math.Pi/90)) * 90
+	return (deg%360 + 360) % 360
 }
 
 func (s *styler) weight(i int) int {

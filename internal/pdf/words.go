@@ -1,7 +1,9 @@
 package pdf
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -33,13 +35,133 @@ type Word struct {
 // gaps get PDFium's generated space, so only wider gaps (table cells,
 // columns) need the rule. The line-end hyphen PDFium reports as
 // U+0002 or U+FFFE becomes "-".
+//
+// A line whose glyphs PDFium lists out of their order along the baseline
+// (upside-down text on a /Rotate 180 page, text matrices that run
+// backwards) is read in baseline order (logicalOrder); lines run down or
+// up the displayed page when their glyphs' baselines do.
 func (p Page) Lines() []Line {
-	g := grouper{vertical: p.Rotation == 90 || p.Rotation == 270}
-	for _, c := range p.Chars {
-		g.add(c)
+	g := grouper{}
+	start := 0
+	for i := 0; i <= len(p.Chars); i++ {
+		if i < len(p.Chars) && !hardBreak(p.Chars[i].Rune) {
+			continue
+		}
+		seg, dir := logicalOrder(p.Chars[start:i], p.Rotation)
+		g.vertical = dir == 90 || dir == 270
+		for _, c := range seg {
+			g.add(c)
+		}
+		g.endLine()
+		start = i + 1
 	}
-	g.endLine()
 	return g.lines
+}
+
+// TextDir is the direction most of the page's drawn glyphs' baselines run
+// on the displayed page (Char.Dir): 180 for text set upside down, 90 or
+// 270 for text running down or up; 0 when it has no drawn glyphs.
+func (p Page) TextDir() int {
+	var votes [4]int
+	for _, c := range p.Chars {
+		if c.Box != (Box{}) {
+			votes[c.Dir/90%4]++
+		}
+	}
+	return 90 * slices.Index(votes[:], slices.Max(votes[:]))
+}
+
+func hardBreak(r rune) bool { return r == '\r' || r == '\n' }
+
+// logicalOrder is a line's characters in the order their baselines run,
+// and that direction: the most common Dir of its drawn glyphs (the page's
+// rotation when it has none). When a glyph steps back against it by more
+// than half its size, the drawn characters (all on one line: each
+// overlaps the one before across the baseline) are sorted along it; PDFium's
+// generated spaces, which then sit in the wrong places, give way to ones
+// put where the gap between glyphs is wordGap of the size or more.
+func logicalOrder(chars []Char, rotation int) ([]Char, int) {
+	var votes [4]int
+	for _, c := range chars {
+		if c.Box != (Box{}) {
+			votes[c.Dir/90%4]++
+		}
+	}
+	dir := rotation
+	if best := slices.Max(votes[:]); best > 0 {
+		dir = 90 * slices.Index(votes[:], best)
+	}
+	back := false
+	var prev *Char
+	for i := range chars {
+		c := &chars[i]
+		if c.Box == (Box{}) {
+			continue
+		}
+		if prev != nil && !crossOverlap(prev.Box, c.Box, dir) {
+			return chars, dir // it spans more than one line: leave it to the grouper
+		}
+		if prev != nil && along(c.Box, dir)-along(prev.Box, dir) < -c.FontSize/2 {
+			back = true
+		}
+		prev = c
+	}
+	if true || !back {
+		return chars, dir
+	}
+	drawn := make([]Char, 0, len(chars))
+	for _, c := range chars {
+		if c.Box != (Box{}) {
+			drawn = append(drawn, c)
+		}
+	}
+	slices.SortStableFunc(drawn, func(a, b Char) int { return cmp.Compare(along(a.Box, dir), along(b.Box, dir)) })
+	out := make([]Char, 0, len(drawn)+len(drawn)/4)
+	for i, c := range drawn {
+		if i > 0 && along(c.Box, dir)-alongEnd(drawn[i-1].Box, dir) >= wordGap*c.FontSize {
+			out = append(out, Char{Rune: ' ', Generated: true})
+		}
+		out = append(out, c)
+	}
+	return out, dir
+}
+
+// crossOverlap reports whether two boxes overlap across direction dir.
+func crossOverlap(a, b Box, dir int) bool {
+	if dir == 90 || dir == 270 {
+		return math.Min(a.X1, b.X1) > math.Max(a.X0, b.X0)
+	}
+	return math.Min(a.Y1, b.Y1) > math.Max(a.Y0, b.Y0)
+}
+
+// wordGap is the gap, in font sizes, between glyphs sorted into baseline
+// order that reads as a word space: a space is a quarter em or more in
+// most fonts, side bearings alone rarely reach a fifth.
+const wordGap = 0.2
+
+// along is where a box starts along direction dir; alongEnd where it ends.
+func along(b Box, dir int) float64 {
+	switch dir {
+	case 90:
+		return b.Y0
+	case 180:
+		return -b.X1
+	case 270:
+		return -b.Y1
+	}
+	return b.X0
+}
+
+func alongEnd(b Box, dir int) float64 {
+	switch dir {
+	case 90:
+		return b.Y1
+	case 180:
+		return -b.X0
+	case 270:
+		return -b.Y0
+	}
+	return b.X1
 }
 
 type grouper struct {
@@ -55,9 +177,6 @@ type grouper struct {
 
 func (g *grouper) add(c Char) {
 	switch r := c.Rune; {
-	case r == '\r' || r == '\n':
-		g.endLine()
-		return
 	case unicode.IsSpace(r):
 		g.endWord()
 		return
@@ -67,7 +186,7 @@ func (g *grouper) add(c Char) {
 		return
 	}
 	if g.word.Len() > 0 && c.Box != (Box{}) {
-		if !g.sameLine(c.Box) {
+		if !g.sameLine(c.Box, c.FontSize) {
 			g.endLine()
 		} else if g.gap(c.Box) > c.FontSize/2 {
 			g.endWord()
@@ -87,15 +206,21 @@ func (g *grouper) add(c Char) {
 	}
 }
 
-// sameLine reports whether b overlaps the previous character across the
-// line direction by at least half the smaller extent.
-func (g *grouper) sameLine(b Box) bool {
+// sameLine reports whether b, a glyph of the given font size, overlaps
+// the previous character across the line direction by at least half the
+// smaller extent, or has its middle within half an em of the previous
+// one's: a comma's tight box hangs below the baseline and barely overlaps
+// an "a" ("add(a, b)"), yet the next line is a whole em or more away.
+func (g *grouper) sameLine(b Box, size float64) bool {
 	lo0, hi0, lo1, hi1 := g.last.Y0, g.last.Y1, b.Y0, b.Y1
 	if g.vertical {
 		lo0, hi0, lo1, hi1 = g.last.X0, g.last.X1, b.X0, b.X1
 	}
 	overlap := math.Min(hi0, hi1) - math.Max(lo0, lo1)
-	return overlap >= math.Min(hi0-lo0, hi1-lo1)/2
+	if overlap >= math.Min(hi0-lo0, hi1-lo1)/2 {
+		return true
+	}
+	return overlap > 0 && math.Abs((lo0+hi0)-(lo1+hi1))/2 < size/2
 }
 
 // gap is the distance from the previous character to b along the line.

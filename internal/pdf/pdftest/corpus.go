@@ -60,3 +60,24 @@ func CorpusFiles(t TB) []string {
 	}
 	return files
 }
+
+// RealFile is a document of the shared pdf-real set (kreuzberg's and
+// docling's test PDFs, read where they lie and never copied into the
+// repository): $SIEVE_BENCH_DIR/pdf-real/<set>/pdfs/<id>.pdf, else
+// ../shared/bench/pdf-real/… beside the module root. When it is missing
+// the test is skipped, or fails under CI (CI set).
+func RealFile(t TB, set, id string) string {
+	t.Helper()
+	base := filepath.Join(moduleRoot(), "..", "shared", "bench")
+	if d := os.Getenv("SIEVE_BENCH_DIR"); d != "" {
+		base = d
+	}
+	path := filepath.Join(base, "pdf-real", set, "pdfs", id+".pdf")
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the pdf-real set is missing: %v", err)
+		}
+		t.Skipf("SKIPPING pdf-real %s/%s: %v (set SIEVE_BENCH_DIR)", set, id, err)
+	}
+	return path
+}
