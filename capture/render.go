@@ -54,6 +54,8 @@ type pageRead struct {
 	redirects []Redirect
 	nodes     []DOMNode
 	render    Render
+	canvases  []walkCanvas // the walker's canvases, read by readCanvases
+	ocr       string       // Tesseract's version when a canvas was read by OCR
 }
 
 // netWatch follows the main document and the requests in flight.
@@ -322,6 +324,7 @@ func (br *Browser) readIn(ctx context.Context, t *tab, nav navigation, store blo
 		if err := walk(p, r); err != nil {
 			return nil, err
 		}
+		br.readCanvases(ctx, p, r, r.canvases)
 	}
 	if _, _, crashed := w.state(); crashed {
 		return nil, errCrashed
@@ -550,7 +553,10 @@ func (br *Browser) setupTab(p *rod.Page) error {
 		},
 		func() error { return proto.EmulationSetLocaleOverride{Locale: o.Locale}.Call(p) },
 		func() error { return proto.EmulationSetTimezoneOverride{TimezoneID: o.Timezone}.Call(p) },
-		func() error { _, err := p.EvalOnNewDocument(markMutations + "\n" + noServiceWorkers); return err },
+		func() error {
+			_, err := p.EvalOnNewDocument(markMutations + "\n" + noServiceWorkers + "\n" + threeHook)
+			return err
+		},
 		func() error { return proto.TargetActivateTarget{TargetID: p.TargetID}.Call(p.Browser()) },
 	}
 	for _, s := range steps {
@@ -730,12 +736,13 @@ type walkOut struct {
 		S string            `json:"s"`
 		B []int             `json:"b"`
 	} `json:"nodes"`
-	Gaps   []FrameGap `json:"gaps"`
-	Title  string     `json:"title"`
-	Lang   string     `json:"lang"`
-	URL    string     `json:"url"`
-	Height int        `json:"height"`
-	Width  int        `json:"width"`
+	Gaps     []FrameGap   `json:"gaps"`
+	Canvases []walkCanvas `json:"canvases"`
+	Title    string       `json:"title"`
+	Lang     string       `json:"lang"`
+	URL      string       `json:"url"`
+	Height   int          `json:"height"`
+	Width    int          `json:"width"`
 }
 
 // walk runs the in-page walker once and converts its answer.
@@ -759,6 +766,7 @@ func walk(p *rod.Page, r *pageRead) error {
 	if out.Gaps != nil {
 		r.render.FrameGaps = out.Gaps
 	}
+	r.canvases = out.Canvases
 	r.render.Title, r.render.Lang, r.render.FinalURL = strings.TrimSpace(out.Title), out.Lang, out.URL
 	r.render.PageHeight = out.Height
 	return nil

@@ -9,25 +9,26 @@ const (
 // Render is what a browser read of a page saw, beside the walker's nodes.
 // waited_ms and the timing-like fields are volatile: they differ per run.
 type Render struct {
-	Status            int        `json:"status"`    // HTTP status of the main document as the browser saw it
-	FinalURL          string     `json:"final_url"` // document URL after redirects and script navigation
-	Title             string     `json:"title"`     // document.title after rendering
-	Lang              string     `json:"lang,omitempty"`
-	WaitedMS          int64      `json:"waited_ms"` // from navigation to the end of the settle wait
-	Settled           string     `json:"settled"`   // quiet | text | cap: what ended the settle wait
-	Hydrated          bool       `json:"hydrated"`  // the page's visible text grew after the load event
-	ReachedBottom     bool       `json:"reached_bottom"`
-	Checkpoints       int        `json:"checkpoints"`                  // scroll steps of the sweep
-	PageHeight        int        `json:"page_height"`                  // CSS px after the sweep
-	Screenshot        string     `json:"screenshot,omitempty"`         // blob key (sha256:…) of the PNG
-	ScreenshotClipped bool       `json:"screenshot_clipped,omitempty"` // taller than the cap: the top part only
-	Navigated         bool       `json:"navigated,omitempty"`          // a script or meta refresh loaded another document than the served one
-	FrameGaps         []FrameGap `json:"frame_gaps"`                   // frames the walker could not enter
-	Refused           []Refusal  `json:"refused,omitempty"`            // requests the address policy kept from leaving the browser, and windows closed unopened
-	RefusedMore       int        `json:"refused_more,omitempty"`       // refusals not listed (at most 100 are); past 1,000 repeats count again
-	Dialogs           []Dialog   `json:"dialogs,omitempty"`            // JavaScript dialogs the page opened (each dismissed at once)
-	Retried           bool       `json:"retried,omitempty"`            // read a second time: the first ran out of time, or showed far less text than the static read (then with a longer settle)
-	Error             *Error     `json:"error,omitempty"`              // why the browser read failed (kind "render")
+	Status            int          `json:"status"`    // HTTP status of the main document as the browser saw it
+	FinalURL          string       `json:"final_url"` // document URL after redirects and script navigation
+	Title             string       `json:"title"`     // document.title after rendering
+	Lang              string       `json:"lang,omitempty"`
+	WaitedMS          int64        `json:"waited_ms"` // from navigation to the end of the settle wait
+	Settled           string       `json:"settled"`   // quiet | text | cap: what ended the settle wait
+	Hydrated          bool         `json:"hydrated"`  // the page's visible text grew after the load event
+	ReachedBottom     bool         `json:"reached_bottom"`
+	Checkpoints       int          `json:"checkpoints"`                  // scroll steps of the sweep
+	PageHeight        int          `json:"page_height"`                  // CSS px after the sweep
+	Screenshot        string       `json:"screenshot,omitempty"`         // blob key (sha256:…) of the PNG
+	ScreenshotClipped bool         `json:"screenshot_clipped,omitempty"` // taller than the cap: the top part only
+	Navigated         bool         `json:"navigated,omitempty"`          // a script or meta refresh loaded another document than the served one
+	FrameGaps         []FrameGap   `json:"frame_gaps"`                   // frames the walker could not enter
+	Refused           []Refusal    `json:"refused,omitempty"`            // requests the address policy kept from leaving the browser, and windows closed unopened
+	RefusedMore       int          `json:"refused_more,omitempty"`       // refusals not listed (at most 100 are); past 1,000 repeats count again
+	Dialogs           []Dialog     `json:"dialogs,omitempty"`            // JavaScript dialogs the page opened (each dismissed at once)
+	Retried           bool         `json:"retried,omitempty"`            // read a second time: the first ran out of time, or showed far less text than the static read (then with a longer settle)
+	Canvases          []CanvasRead `json:"canvases,omitempty"`           // visible canvases whose text was read (canvas_scene, canvas_ocr) or not (gap): see CanvasRead
+	Error             *Error       `json:"error,omitempty"`              // why the browser read failed (kind "render")
 }
 
 // FrameGap is an embedded frame the walker could not read (cross-origin).
@@ -46,7 +47,7 @@ type DOMNode struct {
 	Attrs      map[string]string `json:"attrs,omitempty"`
 	Hidden     string            `json:"hidden,omitempty"`      // own visibility verdict (a normalize reason code)
 	HiddenRule string            `json:"hidden_rule,omitempty"` // the computed-style evidence
-	Source     string            `json:"source,omitempty"`      // "canvas_fallback" under <canvas>; else dom
+	Source     string            `json:"source,omitempty"`      // "canvas_fallback" under <canvas>, canvas_scene / canvas_ocr for text read off one; else dom
 	Box        *Box              `json:"box,omitempty"`         // page coordinates, CSS px
 }
 
@@ -75,4 +76,5 @@ type BrowserTrace struct {
 	SandboxNote     string   `json:"sandbox_note,omitempty"` // why the sandbox is off
 	HeapMB          int      `json:"heap_mb"`                // each page's JavaScript heap limit
 	MemoryMB        int      `json:"memory_mb"`              // the browser tree's memory budget
+	OCR             string   `json:"ocr,omitempty"`          // Tesseract's version, when a canvas was read by OCR
 }

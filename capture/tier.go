@@ -338,6 +338,7 @@ func (c *Capturer) mergeRender(rec *Record, r *pageRead) {
 	rec.Tier = TierRender
 	rec.Trace.Tier = TierRender
 	rec.Trace.Browser = c.browserTrace()
+	rec.Trace.Browser.OCR = r.ocr
 	rec.Render = &r.render
 	if top := topRefusal(r.render.Refused); top != nil && !strings.HasPrefix(rec.URL, "file://") {
 		// the page tried to leave for a refused address (or out of the

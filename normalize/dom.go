@@ -14,6 +14,9 @@ import (
 const (
 	SourceDOM    = "dom"             // read from the rendered page
 	SourceCanvas = "canvas_fallback" // fallback content of a <canvas>
+	// text read off a canvas (capture.SourceCanvasScene, capture.SourceCanvasOCR)
+	SourceCanvasScene = "canvas_scene" // a text object of the canvas's scene graph
+	SourceCanvasOCR   = "canvas_ocr"   // read off the canvas's pixels by OCR
 )
 
 // readDOM replaces the served HTML's nodes by the render tier's walker
@@ -48,8 +51,9 @@ func readDOM(out *Record, rec *capture.Record, maxNodes int) {
 			sc = scopes[d.Parent]
 		}
 		n := Node{ID: len(nodes), Parent: parent, Tag: d.Tag, Hidden: d.Hidden, HiddenRule: d.HiddenRule, Source: SourceDOM}
-		if d.Source == SourceCanvas {
-			n.Source = SourceCanvas
+		switch d.Source {
+		case SourceCanvas, SourceCanvasScene, SourceCanvasOCR:
+			n.Source = d.Source
 		}
 		if d.Box != nil {
 			n.Box = &Box{X: d.Box.X, Y: d.Box.Y, W: d.Box.W, H: d.Box.H}
