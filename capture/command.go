@@ -18,6 +18,7 @@ func Command() *cli.Command {
 		Name:  "capture",
 		Usage: "fetch URLs and local files into capture records (static, render or auto tier)",
 		UsageText: `sieve-capture [options] < targets > captures.jsonl
+sieve-capture [options] --warc FILE.warc.gz > captures.jsonl   (docs/WARC.md)
 
 Each input line is an http(s) URL, a local file path, or a JSON object with
 "url" (its other fields are copied to the output). Example:
@@ -38,7 +39,7 @@ and link-local addresses are refused unless --allow-private (all of them) or
 --allow-addr IP:PORT (exactly one) is given; the check is made on the
 resolved address, after every redirect too, and on every request the
 browser makes (the render tier sends all of them through sieve's proxy).`,
-		Flags:  Flags(),
+		Flags:  append(Flags(), warcFlag),
 		Action: run,
 	}
 }
@@ -76,7 +77,7 @@ func Flags() []cli.Flag {
 }
 
 func run(c *cli.Context) error {
-	if c.NArg() > 0 {
+	if c.NArg() > 0 && !c.IsSet("warc") {
 		return cliutil.Usagef("sieve-capture reads targets from stdin, one per line; unexpected argument %q", c.Args().First())
 	}
 	opts, err := OptionsFrom(c)
@@ -87,6 +88,9 @@ func run(c *cli.Context) error {
 		if err := os.MkdirAll(opts.Browser.Blobs, 0o755); err != nil {
 			return cliutil.Usagef("--blobs: %v", err)
 		}
+	}
+	if files := c.StringSlice("warc"); len(files) > 0 {
+		return runWARC(c, opts, files)
 	}
 	cp := New(opts)
 	// A second signal does not wait for Close: it gets its own short
