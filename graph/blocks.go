@@ -22,10 +22,13 @@ type owner struct {
 // so sections can be assigned once the blocks are known.
 type builder struct {
 	t        *tree
-	base     string   // final URL, for external-link decisions
-	jsonld   []string // the page's JSON-LD blocks, for recipe regions
-	inRecipe []bool   // blocks in a recipe region (recipe.go): no edge trimming
-	spans    []span   // per element, the blocks under it (blockSpans)
+	base     string          // final URL, for external-link decisions
+	jsonld   []string        // the page's JSON-LD blocks, for recipe regions
+	pdf      bool            // read from a PDF: every page is the document (classify)
+	inRecipe []bool          // blocks in a recipe region (recipe.go): no edge trimming
+	spans    []span          // per element, the blocks under it (blockSpans)
+	similar  map[int]int32   // per element looked at, its similar siblings (similarSiblings)
+	weights  map[int]float64 // per element looked at, its classWeight (classWeightOf)
 	blocks   []draft
 	slab     []Block // the drafts' blocks: blocks[i].Block is &slab[i]
 	links    []posLink
@@ -41,8 +44,10 @@ type builder struct {
 	bufLinks  int       // chars of link text in buf
 	linkRuns  []pending // link text in buf: chars at the offset of its first letter
 	bufOwner  owner
-	bufMedia  []pending // media collected while buf was open (index into media)
-	pendLinks []pending // links collected while buf was open (index into links)
+	bufMedia  []pending   // media collected while buf was open (index into media)
+	pendLinks []pending   // links collected while buf was open (index into links)
+	inline    []rawInline // inline code and links of the open run
+	runs      int         // runs flushed so far: tells a span whether its run is still open
 	owners    []owner
 	zones     []zone
 	listDepth int
@@ -169,6 +174,9 @@ func (b *builder) walk(i int) {
 		return
 	case "a":
 		b.walkLink(i)
+		return
+	case "code":
+		b.walkCode(i)
 		return
 	case "img", "picture", "video", "audio", "iframe", "embed", "object", "canvas":
 		b.walkMedia(i)
@@ -321,6 +329,8 @@ func (b *builder) flush() {
 	linkChars, runs := b.bufLinks, b.linkRuns
 	b.buf.Reset()
 	b.bufLinks, b.linkRuns = 0, b.linkRuns[:0]
+	spans := b.inline
+	b.inline, b.runs = b.inline[:0], b.runs+1
 	text := cleanInline(raw)
 	links, media := b.pendLinks, b.bufMedia
 	b.pendLinks, b.bufMedia = nil, nil
@@ -330,6 +340,7 @@ func (b *builder) flush() {
 	if o.typ == TypeHeading || !strings.Contains(text, "\n\n") {
 		first := b.emit(o, text, min(linkChars, utf8.RuneCountInString(text)))
 		b.tieToBlocks(links, media, first, nil)
+		b.placeInline(raw, []string{text}, first, spans)
 		return
 	}
 	parts := strings.Split(text, "\n\n")
@@ -343,6 +354,7 @@ func (b *builder) flush() {
 		b.emit(o, p, min(chars[k], utf8.RuneCountInString(p)))
 	}
 	b.tieToBlocks(links, media, first, breaks)
+	b.placeInline(raw, parts, first, spans)
 }
 
 // tieToBlocks sets the block of the links and inline media of a text run
@@ -433,14 +445,15 @@ func (b *builder) zoneAt(node int) zone {
 func (b *builder) walkLink(i int) {
 	n := &b.t.nodes[i]
 	href := n.Attrs["href"]
-	start := b.buf.Len()
+	start, run := b.buf.Len(), b.runs
 	firstRun := len(b.linkRuns)
 	b.inLink++
 	b.children(i)
 	b.inLink--
-	if href == "" || strings.HasPrefix(strings.ToLower(href), "javascript:") {
+	if !linkHref(href) {
 		return
 	}
+	b.addInline(InlineLink, start, run, href)
 	text := cleanInline(b.buf.String()[min(start, b.buf.Len()):])
 	if text == "" {
 		text = firstNonEmpty(n.Attrs["aria-label"], n.Attrs["title"], b.imgAlt(i))

@@ -23,16 +23,9 @@ func Build(rec *normalize.Record) *Record { return BuildWith(rec, Limits{}) }
 
 // BuildWith is Build under the budgets of lim.
 func BuildWith(rec *normalize.Record, lim Limits) *Record {
-	t := newTree(rec.Nodes)
-	b := &builder{t: t, base: rec.FinalURL, jsonld: rec.Doc.JSONLD,
-		budget: budget{maxBlocks: lim.blocks(), maxLatent: lim.latent()}}
-	b.run()
-	visible, inMain := visibleText(t)
-	share := 0.0
-	if total := runes(visible); total > 0 {
-		share = float64(inMain) / float64(total)
-	}
-	b.classify(share)
+	b, visible, c := classified(rec, lim)
+	b.applyModel(defaultModel, &c)
+	t := b.t
 
 	g := &Record{
 		Record:            record.KindGraph,
@@ -93,6 +86,45 @@ func BuildWith(rec *normalize.Record, lim Limits) *Record {
 	g.Provenance = provenance(rec)
 	g.Guidance = guidance(g)
 	return g
+}
+
+// classified walks the page into blocks and labels them by the rules,
+// returning the builder, the page's visible text and the main-content
+// container.
+func classified(rec *normalize.Record, lim Limits) (*builder, string, container) {
+	t := newTree(rec.Nodes)
+	b := &builder{t: t, base: rec.FinalURL, jsonld: rec.Doc.JSONLD, pdf: isPDF(rec),
+		budget: budget{maxBlocks: lim.blocks(), maxLatent: lim.latent()}}
+	b.run()
+	visible, inMain := visibleText(t)
+	share := 0.0
+	if total := runes(visible); total > 0 {
+		share = float64(inMain) / float64(total)
+	}
+	return b, visible, b.classify(share)
+}
+
+// ModelRow is one block as the block model sees it: its text and type,
+// the rules' decision and its feature row (FeatureNames).
+type ModelRow struct {
+	Text     string
+	Type     string
+	Rule     bool
+	Decided  bool // the model judges this block (else the rules' decision stands)
+	Features []float32
+}
+
+// ModelRows are the page's blocks, labelled by the rules alone, with
+// their features: what bench/quality/train learns the block model from.
+func ModelRows(rec *normalize.Record) []ModelRow {
+	b, _, c := classified(rec, Limits{})
+	feats := b.features(&c, true)
+	rows := make([]ModelRow, len(b.blocks))
+	for i := range b.blocks {
+		d := &b.blocks[i]
+		rows[i] = ModelRow{Text: d.Text, Type: d.Type, Rule: d.Role == "content", Decided: modelDecides(d), Features: feats[i]}
+	}
+	return rows
 }
 
 // finishBlocks numbers the blocks (the drafts' slab, in order) in place.

@@ -190,14 +190,24 @@ func tokenChrome(tokens []string) (kind, tok string, mixed bool) {
 
 // classify decides content vs chrome for every block and says why. With a
 // main-content container (classify.go) the container decides; without one
-// the landmark rules alone do.
-func (b *builder) classify(mainShare float64) {
+// the landmark rules alone do. It returns the container (node -1 for none).
+func (b *builder) classify(mainShare float64) container {
 	c := b.findContainer()
+	if b.pdf {
+		// A PDF has no site chrome around one article: every page is the
+		// document, so no page section is picked as the main content
+		// (running headers and footers are marked by normalize and decided
+		// by their zone, like any block).
+		c.node = -1
+	}
 	inProse, allProse := 0, 0
 	for i := range b.blocks {
 		d := &b.blocks[i]
 		if c.node < 0 {
 			d.Role, d.Chrome, d.Reason = decide(d, mainShare)
+			if b.pdf && d.Role == "content" && d.Reason == noSignal {
+				d.Reason = "a page of the PDF (every page is the document)"
+			}
 			continue
 		}
 		d.Role, d.Chrome, d.Reason = b.decideIn(&c, d)
@@ -231,7 +241,9 @@ func (b *builder) classify(mainShare float64) {
 	} else if c.node >= 0 {
 		b.besideColumn(&c)
 	}
+	b.trimRails(&c)
 	b.textSignals()
+	return c
 }
 
 // fallbackChars is the prose below which a container's pick is checked
@@ -310,7 +322,7 @@ func decide(d *draft, mainShare float64) (role, kind, reason string) {
 	case z.main:
 		return "content", "", "inside <main>"
 	}
-	return "content", "", "text block with no chrome signal"
+	return "content", "", noSignal
 }
 
 // formAround returns the nearest <form> element around node i, or -1.
@@ -395,3 +407,6 @@ func (b *builder) inFigure(i int) bool {
 	}
 	return false
 }
+
+// noSignal is the reason of a block no rule said anything about.
+const noSignal = "text block with no chrome signal"

@@ -304,7 +304,7 @@ func (b *builder) initialScore(i int) float64 {
 	if strings.EqualFold(n.Attrs["itemprop"], "articleBody") {
 		s += 40
 	}
-	return s + classWeight(b.t.tokens[i])
+	return s + b.classWeightOf(i)
 }
 
 var positiveWords = map[string]bool{

@@ -63,9 +63,10 @@ func (b *builder) textSignals() {
 		switch {
 		case (d.Type == TypeHeading || d.Type == TypeMedia) && repeatsTitle(key, title):
 			d.Role, d.Chrome, d.Reason = "chrome", "title", "repeats the page title (the record's title field)"
-		case d.Type != TypeHeading && kept[key] && keptAt[key] == headings && utf8.RuneCountInString(d.Text) >= dupMinChars:
+		case !b.pdf && d.Type != TypeHeading && kept[key] && keptAt[key] == headings && utf8.RuneCountInString(d.Text) >= dupMinChars:
 			// A sentence-long line the content already showed: a gallery's
-			// caption repeated per slide.
+			// caption repeated per slide. A document's paragraphs say what
+			// they say as often as they say it.
 			d.Role, d.Chrome, d.Reason = "chrome", "repeated", "repeats an earlier content block word for word"
 		case bareURL(d.Text):
 			d.Role, d.Chrome, d.Reason = "chrome", "url", "a bare URL (a permalink or share target)"

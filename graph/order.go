@@ -59,4 +59,10 @@ func applyRender(g *Record, rec *normalize.Record) {
 	for _, f := range r.FrameGaps {
 		g.Gaps = append(g.Gaps, Gap{Label: f.Src, Kind: "frame", Reason: f.Reason})
 	}
+	for _, c := range r.Canvases {
+		if c.Gap != "" {
+			label := fmt.Sprintf("canvas at (%d, %d), %d×%d px", c.Box.X, c.Box.Y, c.Box.W, c.Box.H)
+			g.Gaps = append(g.Gaps, Gap{Label: label, Kind: "canvas", Reason: c.Gap})
+		}
+	}
 }

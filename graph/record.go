@@ -179,6 +179,8 @@ type Block struct {
 	Rows [][]Cell `json:"rows,omitempty"`
 	// Code.
 	Language string `json:"language,omitempty"`
+	// Inline are the spans of Text the page marks up: inline code, links.
+	Inline []Inline `json:"inline,omitempty"`
 	// Media blocks point at their media_all entry.
 	MediaID string `json:"media_id,omitempty"`
 	Box     *Box   `json:"box,omitempty"`  // quantised page box: CSS px (render tier) or points on page Page (PDF)
@@ -187,13 +189,30 @@ type Block struct {
 
 // Cell is one table cell.
 type Cell struct {
-	Text    string `json:"text"`
-	Header  bool   `json:"header,omitempty"`  // a <th>, or a cell of the table's <thead>
-	Footer  bool   `json:"footer,omitempty"`  // a cell of the table's <tfoot>: its rows come last
-	Colspan int    `json:"colspan,omitempty"` // when > 1
-	Rowspan int    `json:"rowspan,omitempty"` // when > 1
-	Box     *Box   `json:"box,omitempty"`     // PDF: the cell's box on its table's page
+	Text    string   `json:"text"`
+	Header  bool     `json:"header,omitempty"`  // a <th>, or a cell of the table's <thead>
+	Footer  bool     `json:"footer,omitempty"`  // a cell of the table's <tfoot>: its rows come last
+	Colspan int      `json:"colspan,omitempty"` // when > 1
+	Rowspan int      `json:"rowspan,omitempty"` // when > 1
+	Box     *Box     `json:"box,omitempty"`     // PDF: the cell's box on its table's page
+	Inline  []Inline `json:"inline,omitempty"`  // spans of Text: inline code, links
 }
+
+// Inline is a span of a block's or a cell's text that the page marks up:
+// Start and End are byte offsets into the text. Spans do not overlap,
+// except that a code span may sit inside a link.
+type Inline struct {
+	Kind  string `json:"kind"` // code | link
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	Href  string `json:"href,omitempty"` // link: as in links[]
+}
+
+// Inline kinds.
+const (
+	InlineCode = "code"
+	InlineLink = "link"
+)
 
 // Box is a quantised page box.
 type Box struct {

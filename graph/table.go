@@ -136,13 +136,14 @@ func (b *builder) tableBlock(i int) {
 		for _, c := range r {
 			n := &t.nodes[c]
 			b.cellExtras(c)
-			cell := Cell{Text: t.textOf(c), Header: n.Tag == "th" || inHead, Footer: inFoot, Box: pdfCellBox(t, i, c)}
+			cell := Cell{Text: b.cellText(c), Header: n.Tag == "th" || inHead, Footer: inFoot, Box: pdfCellBox(t, i, c)}
 			if v := atoiDefault(n.Attrs["colspan"], 1); v > 1 {
 				cell.Colspan = min(v, 1000)
 			}
 			if v := atoiDefault(n.Attrs["rowspan"], 1); v > 1 {
 				cell.Rowspan = min(v, 1000)
 			}
+			cell.Inline = b.cellInline(c, cell.Text)
 			row = append(row, cell)
 			texts = append(texts, cell.Text)
 		}

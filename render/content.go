@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sieve-dev/sieve/graph"
@@ -23,10 +24,9 @@ import (
 // and the page's summary follows the title; without it the summary, often
 // a description the page does not show, is left out.
 //
-// Page text is escaped with escapeMarkdown, as in index.md: the only
-// Markdown in the output is sieve's own. A link is written inline only
-// when its href is http(s) and its text is found in its block's text, in
-// order; any other link stays plain text.
+// The blocks are written by the renderer index.md and the MCP tools use
+// (blocksMD), forms left out: page text escaped with escapeMarkdown, inline
+// code and links (the graph's inline spans) as Markdown of sieve's own.
 func ContentMarkdown(rec *graph.Record, header bool) []byte {
 	v := newView(rec)
 	m := &mdWriter{}
@@ -37,6 +37,7 @@ func ContentMarkdown(rec *graph.Record, header bool) []byte {
 			m.banner(rec.Outcome, rec.PDF != nil)
 		}
 	}
+	v.blocks = withHeadline(rec, v.blocks)
 	title, skip := rec.Title, -1
 	if len(v.blocks) > 0 && v.blocks[0].Type == graph.TypeHeading {
 		// A first heading the title holds ("Headline | Site") is the
@@ -49,107 +50,45 @@ func ContentMarkdown(rec *graph.Record, header bool) []byte {
 	if header && v.summary != "" {
 		m.para(escapeLines(v.summary))
 	}
-	links := blockLinks(rec.Links)
-	var list *mdList
-	for i, b := range v.blocks {
-		if i == skip {
-			continue // the title, already written
-		}
-		if b.Type == graph.TypeListItem {
-			if list == nil {
-				list = &mdList{}
-			}
-			m.WriteString(list.marker(b) + linkedText(oneLine(b.Text), mdLineStart, links[b.ID]) + "\n")
-			continue
-		}
-		m.endList(&list)
-		var s string
-		switch b.Type {
-		case graph.TypeForm:
-			continue
-		case graph.TypeParagraph:
-			s = linkedLines(b.Text, links[b.ID])
-		default:
-			s = mdBlock(v, b)
-		}
-		if s != "" {
-			m.para(s)
-		}
-	}
-	m.endList(&list)
+	m.WriteString(v.blocksMD(v.blocks, mdOpts{skip: skip + 1}))
 	return []byte(strings.TrimRight(m.String(), "\n") + "\n")
 }
 
-// blockLinks are the content links with an http(s) href by the block they
-// sit in, in document order.
-func blockLinks(all []graph.Link) map[string][]graph.Link {
-	out := map[string][]graph.Link{}
-	for _, l := range all {
-		if l.Role == "content" && l.BlockID != "" && webURL(l.Href) && oneLine(l.Text) != "" {
-			out[l.BlockID] = append(out[l.BlockID], l)
-		}
+// withHeadline is the content blocks led by the page's own headline when
+// the graph holds it as chrome: the <h1> (or the heading of the top level
+// there is) that heads the section the content starts in and comes right
+// before it, not a link and not in the page's header or navigation. A
+// static read marks <header><h1>…</h1><p class="byline">…</header> as
+// chrome (a box of chrome); the headline is still the article's.
+func withHeadline(rec *graph.Record, content []graph.Block) []graph.Block {
+	if len(content) == 0 || content[0].Type == graph.TypeHeading {
+		return content
 	}
-	return out
+	first := slices.IndexFunc(rec.Blocks, func(b graph.Block) bool { return b.ID == content[0].ID })
+	for i := first - 1; i >= 0; i-- {
+		b := rec.Blocks[i]
+		if b.SectionID != content[0].SectionID {
+			return content
+		}
+		if b.Type != graph.TypeHeading {
+			continue
+		}
+		if b.Level != 1 || b.Chrome == "header" || b.Chrome == "navigation" || linked(rec, b) {
+			return content
+		}
+		return append([]graph.Block{b}, content...)
+	}
+	return content
 }
 
-// linkedLines is a paragraph's text, line by line as escapeLines writes
-// it, with its links inline.
-func linkedLines(text string, links []graph.Link) string {
-	links = inOrder(text, links)
-	var lines []string
-	for _, l := range splitLines(text) {
-		l = strings.TrimRight(l, " \t")
-		var s string
-		s, links = linkedLine(l, mdLineStart, links)
-		if s != "" {
-			lines = append(lines, s)
+// linked reports whether block b's text is a link.
+func linked(rec *graph.Record, b graph.Block) bool {
+	for _, l := range rec.Links {
+		if l.BlockID == b.ID {
+			return true
 		}
 	}
-	return strings.Join(lines, "\n")
-}
-
-// linkedText is one line of page text at place at with links inline.
-func linkedText(s string, at mdPlace, links []graph.Link) string {
-	out, _ := linkedLine(s, at, inOrder(s, links))
-	return out
-}
-
-// inOrder keeps the links whose texts are found in text one after
-// another, each on one line; the others stay plain text.
-func inOrder(text string, links []graph.Link) []graph.Link {
-	var kept []graph.Link
-	for _, l := range links {
-		t := oneLine(l.Text)
-		if i := strings.Index(text, t); i >= 0 {
-			kept = append(kept, l)
-			text = text[i+len(t):]
-		}
-	}
-	return kept
-}
-
-// linkedLine writes s with the links whose text it holds, in order, as
-// Markdown links; the text between them is escaped as escapeMarkdown
-// does. A link not found in s is left for a later line. It returns the
-// links left.
-func linkedLine(s string, at mdPlace, links []graph.Link) (string, []graph.Link) {
-	if at == mdLineStart {
-		s = strings.TrimLeft(s, " \t")
-	}
-	var b strings.Builder
-	place := at
-	for len(links) > 0 {
-		t := oneLine(links[0].Text)
-		i := strings.Index(s, t)
-		if i < 0 {
-			break // on a later line (inOrder kept only links found in order)
-		}
-		b.WriteString(escapeMarkdown(s[:i], place))
-		b.WriteString("[" + inlineText(t) + "](" + destination(links[0].Href) + ")")
-		s, links, place = s[i+len(t):], links[1:], mdInline
-	}
-	b.WriteString(escapeMarkdown(s, place))
-	return b.String(), links
+	return false
 }
 
 // ContentJSON is content.json on one line (the content graph: every

@@ -7,13 +7,13 @@ import (
 	"os"
 	"path"
 
+	"github.com/sieve-dev/sieve/evidence/eef"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/blob"
 	"github.com/sieve-dev/sieve/internal/c14n"
-	"github.com/sieve-dev/sieve/internal/eef"
 )
 
-// writeEvidence renders the EEF bundle of rec (internal/eef) into the
+// writeEvidence renders the EEF bundle of rec (evidence/eef) into the
 // artifact's evidence/ directory, each file written as it is made (put
 // whole, stream through a function), and returns the document
 // fingerprint. document.md is rendered here, with index.md's escaping.

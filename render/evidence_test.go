@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sieve-dev/sieve/internal/eef"
+	"github.com/sieve-dev/sieve/evidence/eef"
 	"github.com/sieve-dev/sieve/schemas"
 )
 

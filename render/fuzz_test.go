@@ -104,7 +104,9 @@ func FuzzMarkdownPageText(f *testing.F) {
 		f.Add(s)
 	}
 	rec := loadRecord(f, "testdata/hostile.graph.json")
-	want := slices.Sorted(slices.Values(hostileLinks))
+	// index.md writes a link inline and again in its link list: the
+	// destinations are compared as a set.
+	want := slices.Compact(slices.Sorted(slices.Values(hostileLinks)))
 	f.Fuzz(func(t *testing.T, s string) {
 		page := mapText(rec, func(string) string { return s })
 		md := string(Markdown(page))
@@ -121,7 +123,7 @@ func FuzzMarkdownPageText(f *testing.F) {
 				}
 			}
 		}
-		if slices.Sort(dests); len(problems) > 0 || !slices.Equal(dests, want) {
+		if dests = slices.Compact(slices.Sorted(slices.Values(dests))); len(problems) > 0 || !slices.Equal(dests, want) {
 			t.Fatalf("text %q: links %q, problems %q", s, dests, problems)
 		}
 		if got, want := skeleton(md), skeleton(string(Markdown(neutered(page)))); !slices.Equal(got, want) {

@@ -93,10 +93,40 @@ func (m *mdWriter) banner(o graph.Outcome, pdf bool) {
 // content writes the content blocks in reading order. Each section starts
 // with a "<!-- section: ID -->" line; consecutive list items form one list.
 func (m *mdWriter) content(v *view) {
+	m.WriteString(v.blocksMD(v.blocks, mdOpts{sections: true, forms: true}))
+}
+
+// MarkdownBlocks renders blocks of rec as index.md renders its content
+// (section lines, lists, tables, inline code and links), each block led by
+// its id in an HTML comment ("<!-- b_004 -->", "<!-- b_001 chrome:
+// navigation -->"), a list item's after its text: the MCP tools'
+// rendering, so that it cannot differ from index.md's. rec gives the media,
+// forms, links and URL the blocks refer to; with nil, media and forms are
+// shown by their block's text and only the blocks' own link spans are links.
+func MarkdownBlocks(rec *graph.Record, blocks []graph.Block) string {
+	return blocksView(rec).blocksMD(blocks, mdOpts{sections: true, forms: true, ids: true})
+}
+
+// mdOpts say what a rendering of blocks adds around them.
+type mdOpts struct {
+	sections bool // a "<!-- section: ID -->" line where the section changes
+	forms    bool // form blocks as a line (--format markdown leaves them out)
+	ids      bool // each block's id (and chrome kind) in a comment: the MCP tools
+	skip     int  // 1 + the index of a block not to write (the title), 0 for none
+}
+
+// blocksMD is the one Markdown rendering of blocks: index.md's content,
+// --format markdown and the MCP tools all write their blocks with it.
+func (v *view) blocksMD(blocks []graph.Block, o mdOpts) string {
+	m := &mdWriter{}
 	section := ""
 	var list *mdList
-	for _, b := range v.blocks {
-		if b.SectionID != section {
+	for i := range blocks {
+		b := &blocks[i]
+		if i == o.skip-1 || b.Type == graph.TypeForm && !o.forms {
+			continue
+		}
+		if o.sections && b.SectionID != section {
 			section = b.SectionID
 			m.endList(&list)
 			m.WriteString("<!-- section: " + safeID(section) + " -->\n")
@@ -105,15 +135,36 @@ func (m *mdWriter) content(v *view) {
 			if list == nil {
 				list = &mdList{}
 			}
-			m.WriteString(list.item(b) + "\n")
+			item := list.marker(*b) + v.itemText(b)
+			if o.ids {
+				item += " " + blockID(b)
+			}
+			m.WriteString(item + "\n")
 			continue
 		}
 		m.endList(&list)
-		if s := mdBlock(v, b); s != "" {
+		if s := v.mdBlock(b); s != "" {
+			if o.ids {
+				m.WriteString(blockID(b) + "\n")
+			}
 			m.para(s)
 		}
 	}
 	m.endList(&list)
+	return m.String()
+}
+
+// blockID is the comment that names a block for the MCP tools:
+// "<!-- ID -->", or "<!-- ID chrome: KIND -->" for a chrome block.
+func blockID(b *graph.Block) string {
+	c := "<!-- " + safeID(b.ID)
+	if b.Role == "chrome" {
+		c += " chrome"
+		if b.Chrome != "" {
+			c += ": " + safeID(b.Chrome)
+		}
+	}
+	return c + " -->"
 }
 
 func (m *mdWriter) endList(l **mdList) {
@@ -123,24 +174,40 @@ func (m *mdWriter) endList(l **mdList) {
 	}
 }
 
-func mdBlock(v *view, b graph.Block) string {
+func (v *view) mdBlock(b *graph.Block) string {
 	switch b.Type {
 	case graph.TypeHeading:
-		return strings.Repeat("#", min(max(b.Level, 1)+1, 6)) + " " + headingText(b.Text)
+		text, spans := oneLineSpans(b.Text, v.spans(b))
+		return strings.Repeat("#", min(max(b.Level, 1)+1, 6)) + " " + v.headingMD(text, spans)
 	case graph.TypeTable:
 		if len(b.Rows) > 0 {
-			return mdTable(b.Rows)
+			return v.mdTable(b.Rows)
 		}
 	case graph.TypeCode:
 		return fenced(b.Text, codeLanguage(b.Language))
 	case graph.TypeQuote:
-		return mdQuote(b.Text)
+		return v.mdQuote(b)
 	case graph.TypeMedia:
-		return mdMedia(v.media[b.MediaID], b.Text)
+		return mdMedia(v.media[b.MediaID], b.Text, v.dest)
 	case graph.TypeForm:
 		return "**Form:** " + inlineText(formLine(v.forms[b.ID], b.Text))
 	}
-	return escapeLines(b.Text)
+	return strings.Join(mdLines(b.Text, v.spans(b), v.dest), "\n")
+}
+
+// headingMD is a heading's text on one line with its spans; a "#" that
+// ends it is escaped (mdHeading).
+func (v *view) headingMD(text string, spans []graph.Inline) string {
+	if len(spans) == 0 {
+		return headingText(text)
+	}
+	return inlineMD(text, spans, mdHeading, v.dest)
+}
+
+// itemText is a list item's text on one line, with its spans.
+func (v *view) itemText(b *graph.Block) string {
+	text, spans := oneLineSpans(b.Text, v.spans(b))
+	return inlineMD(text, spans, mdLineStart, v.dest)
 }
 
 // mdList numbers and indents one run of consecutive list items. An item
@@ -154,10 +221,6 @@ type mdLevel struct {
 	ordered bool
 	n       int // items so far at this level
 	width   int // width of the last marker, with its space
-}
-
-func (l *mdList) item(b graph.Block) string {
-	return l.marker(b) + escapeMarkdown(oneLine(b.Text), mdLineStart)
 }
 
 // marker is the indent and list marker that start item b.
@@ -186,45 +249,50 @@ func (l *mdList) marker(b graph.Block) string {
 	return strings.Repeat(" ", indent) + marker
 }
 
+// mdTable is a table in GFM; only http(s) links in its cells are links.
 func mdTable(rows [][]graph.Cell) string {
-	g := grid(rows)
+	return (&view{dest: linkDest("")}).mdTable(rows)
+}
+
+func (v *view) mdTable(rows [][]graph.Cell) string {
+	g := gridCells(rows)
 	var lines []string
 	body := g
 	if headerRow(rows) {
-		lines = append(lines, mdRow(g[0]))
+		lines = append(lines, v.mdRow(g[0]))
 		body = g[1:]
 	} else {
-		lines = append(lines, mdRow(make([]string, len(g[0]))))
+		lines = append(lines, v.mdRow(make([]graph.Cell, len(g[0]))))
 	}
 	lines = append(lines, "|"+strings.Repeat(" --- |", len(g[0])))
 	for _, r := range body {
-		lines = append(lines, mdRow(r))
+		lines = append(lines, v.mdRow(r))
 	}
 	return strings.Join(lines, "\n")
 }
 
 // mdRow writes one GFM table row; "|" and line breaks cannot leave a cell.
-func mdRow(cells []string) string {
+func (v *view) mdRow(cells []graph.Cell) string {
 	var b strings.Builder
 	b.WriteString("|")
 	for _, c := range cells {
-		if c = oneLine(c); c != "" {
-			b.WriteString(" " + escapeMarkdown(c, mdCell))
+		if text, spans := oneLineSpans(c.Text, c.Inline); text != "" {
+			b.WriteString(" " + inlineMD(text, spans, mdCell, v.dest))
 		}
 		b.WriteString(" |")
 	}
 	return b.String()
 }
 
-func mdQuote(text string) string {
-	var lines []string
-	for _, l := range splitLines(text) {
-		lines = append(lines, strings.TrimRight("> "+escapeMarkdown(l, mdLineStart), " "))
+func (v *view) mdQuote(b *graph.Block) string {
+	lines := mdLines(b.Text, v.spans(b), v.dest)
+	for i, l := range lines {
+		lines[i] = "> " + l
 	}
 	return strings.Join(lines, "\n")
 }
 
-func mdMedia(md graph.Media, text string) string {
+func mdMedia(md graph.Media, text string, dest func(string) (string, bool)) string {
 	desc := md.Description
 	if desc == "" {
 		desc = text
@@ -234,8 +302,8 @@ func mdMedia(md graph.Media, text string) string {
 		kind = "media"
 	}
 	var s string
-	if kind == "image" && webURL(md.Src) {
-		s = "![" + inlineText(desc) + "](" + destination(md.Src) + ")"
+	if d, ok := dest(md.Src); kind == "image" && ok {
+		s = "![" + inlineText(desc) + "](" + d + ")"
 	} else {
 		s = `\[` + inlineText(kind) + ": " + inlineText(desc) + `\]`
 	}

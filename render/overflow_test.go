@@ -16,9 +16,9 @@ import (
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/sieve-dev/sieve/bench"
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/graph"
-	"github.com/sieve-dev/sieve/internal/bench"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/sample"
 	"github.com/sieve-dev/sieve/normalize"

@@ -334,7 +334,7 @@ func TestMarkdownLists(t *testing.T) {
 	var l mdList
 	var got []string
 	for _, b := range items {
-		got = append(got, l.item(b))
+		got = append(got, l.marker(b)+b.Text)
 	}
 	want := []string{"1. one", "2. two", "   - two-a", "     1. two-a-i", "3. three", "- bullet", "1. new run"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

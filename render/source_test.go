@@ -7,8 +7,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/sieve-dev/sieve/evidence/eef"
 	"github.com/sieve-dev/sieve/internal/blob"
-	"github.com/sieve-dev/sieve/internal/eef"
 )
 
 // TestEvidenceSourceBytes: with the capture's blob store, the bundle holds

@@ -2,6 +2,7 @@ package render
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/sieve-dev/sieve/graph"
@@ -52,7 +53,9 @@ type view struct {
 	moreLinks int
 	nav       []navGroup
 	moreNav   int
-	summary   string // the summary shown under the title, if any
+	summary   string                      // the summary shown under the title, if any
+	dest      func(string) (string, bool) // a link's Markdown destination (linkDest)
+	linksOf   map[string][]graph.Link     // links by block id, for blocks without link spans
 }
 
 type navGroup struct {
@@ -61,24 +64,86 @@ type navGroup struct {
 }
 
 func newView(rec *graph.Record) *view {
-	v := &view{rec: rec, media: map[string]graph.Media{}, forms: map[string]graph.Action{}}
+	v := blocksView(rec)
 	v.blocks = contentBlocks(rec.Blocks)
-	for _, m := range rec.MediaAll {
-		v.media[m.ID] = m
-	}
 	for _, a := range rec.Actions {
-		if a.Role != "content" {
-			continue
-		}
-		v.actions = append(v.actions, a)
-		if a.Kind == "form" && a.BlockID != "" {
-			v.forms[a.BlockID] = a
+		if a.Role == "content" {
+			v.actions = append(v.actions, a)
 		}
 	}
 	v.links, v.moreLinks = contentLinks(rec.Links)
 	v.nav, v.moreNav = navigation(rec)
 	v.summary = shownSummary(rec.Summary, v.blocks)
 	return v
+}
+
+// blocksView is the part of a view that renders blocks (blocksMD): media,
+// forms and link destinations.
+func blocksView(rec *graph.Record) *view {
+	if rec == nil {
+		rec = &graph.Record{}
+	}
+	v := &view{rec: rec, media: map[string]graph.Media{}, forms: map[string]graph.Action{}, dest: linkDest(rec.FinalURL)}
+	for _, m := range rec.MediaAll {
+		v.media[m.ID] = m
+	}
+	for _, a := range rec.Actions {
+		if a.Role == "content" && a.Kind == "form" && a.BlockID != "" {
+			v.forms[a.BlockID] = a
+		}
+	}
+	return v
+}
+
+// spans are block b's inline spans. A block that has links in the graph
+// but no link spans (a PDF's blocks) gets them found by text, each after
+// the one before.
+func (v *view) spans(b *graph.Block) []graph.Inline {
+	for _, sp := range b.Inline {
+		if sp.Kind == graph.InlineLink {
+			return b.Inline
+		}
+	}
+	if v.linksOf == nil {
+		v.linksOf = map[string][]graph.Link{}
+		for _, l := range v.rec.Links {
+			if l.BlockID != "" && oneLine(l.Text) != "" {
+				v.linksOf[l.BlockID] = append(v.linksOf[l.BlockID], l)
+			}
+		}
+	}
+	links := v.linksOf[b.ID]
+	if len(links) == 0 {
+		return b.Inline
+	}
+	var out []graph.Inline
+	at := 0
+	for _, l := range links {
+		t := strings.TrimSpace(l.Text)
+		if l.Role != b.Role {
+			continue
+		}
+		if i := strings.Index(b.Text[at:], t); i >= 0 && !strings.ContainsAny(t, "\r\n") {
+			out = append(out, graph.Inline{Kind: graph.InlineLink, Start: at + i, End: at + i + len(t), Href: l.Href})
+			at += i + len(t)
+		}
+	}
+	for _, sp := range b.Inline {
+		if !overlaps(out, sp) {
+			out = append(out, sp)
+		}
+	}
+	slices.SortStableFunc(out, func(x, y graph.Inline) int { return x.Start - y.Start })
+	return out
+}
+
+func overlaps(spans []graph.Inline, sp graph.Inline) bool {
+	for _, o := range spans {
+		if sp.Start < o.End && o.Start < sp.End {
+			return true
+		}
+	}
+	return false
 }
 
 // contentBlocks are the content blocks of all, read only: all itself when
@@ -207,11 +272,24 @@ func webURL(href string) bool {
 	return s == "http" || s == "https"
 }
 
-// grid lays a table's rows out as a rectangle: a cell spanning several
-// columns or rows is followed by empty cells in the places it covers.
+// grid is gridCells' texts.
 func grid(rows [][]graph.Cell) [][]string {
+	g := gridCells(rows)
+	out := make([][]string, len(g))
+	for r, row := range g {
+		out[r] = make([]string, len(row))
+		for c, cell := range row {
+			out[r][c] = cell.Text
+		}
+	}
+	return out
+}
+
+// gridCells lays a table's rows out as a rectangle: a cell spanning several
+// columns or rows is followed by empty cells in the places it covers.
+func gridCells(rows [][]graph.Cell) [][]graph.Cell {
 	covered := map[[2]int]bool{}
-	out := make([][]string, len(rows))
+	out := make([][]graph.Cell, len(rows))
 	width := 0
 	// A rowspan stops at the end of its group (header, body, footer).
 	head, foot := rowGroups(rows)
@@ -228,16 +306,16 @@ func grid(rows [][]graph.Cell) [][]string {
 		c := 0
 		skip := func() {
 			for covered[[2]int{r, c}] {
-				out[r] = append(out[r], "")
+				out[r] = append(out[r], graph.Cell{})
 				c++
 			}
 		}
 		for _, cell := range row {
 			skip()
 			cs, rs := span(cell.Colspan, maxSpan), span(cell.Rowspan, groupEnd(r)-r)
-			out[r] = append(out[r], cell.Text)
+			out[r] = append(out[r], cell)
 			for k := 1; k < cs; k++ {
-				out[r] = append(out[r], "")
+				out[r] = append(out[r], graph.Cell{})
 			}
 			for dr := 1; dr < rs; dr++ {
 				for dc := 0; dc < cs; dc++ {
@@ -251,7 +329,7 @@ func grid(rows [][]graph.Cell) [][]string {
 	}
 	for r := range out {
 		for len(out[r]) < width {
-			out[r] = append(out[r], "")
+			out[r] = append(out[r], graph.Cell{})
 		}
 	}
 	return out

@@ -73,6 +73,7 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"gap", d["gap"], graph.Gap{}},
 		{"block", d["block"], graph.Block{}},
 		{"cell", d["cell"], graph.Cell{}},
+		{"inline", d["inline"], graph.Inline{}},
 		{"box (graph)", d["box"], graph.Box{}},
 		{"box (normalize)", d["box"], normalize.Box{}},
 		{"action", d["action"], graph.Action{}},

@@ -7,8 +7,8 @@ import (
 	readability "codeberg.org/readeck/go-readability/v2"
 	trafilatura "github.com/markusmobius/go-trafilatura"
 
+	"github.com/sieve-dev/sieve/bench"
 	"github.com/sieve-dev/sieve/capture"
-	"github.com/sieve-dev/sieve/internal/bench"
 )
 
 // peerExtractors are the Go extractors users would otherwise pick. Each
