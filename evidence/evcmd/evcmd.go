@@ -47,8 +47,8 @@ func (e *CodedError) Error() string {
 	return string(b)
 }
 
-// CodedMessages is the one stable message of each code (docs/DECISIONS.md,
-// "Evidence layer", has the table).
+// CodedMessages is the one stable message of each code (docs/CLI.md,
+// "Coded failures", has the table).
 var CodedMessages = map[string]string{
 	"internal_error":        "internal failure",
 	"io_error":              "a file could not be read or written",

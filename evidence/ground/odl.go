@@ -9,7 +9,7 @@ import (
 )
 
 // FromOpenDataLoader adapts opendataloader-pdf JSON output (see
-// ../shared/formats/opendataloader-json.md). What it cannot prove stays a
+// docs/spec/opendataloader-json.md). What it cannot prove stays a
 // declared limit: boxes are bottom-left in PDF points with no page size (no
 // top-left conversion, no out-of-page check, no crop), its ids are local to
 // one run (ours are derived from document order; theirs are never reused),
