@@ -229,11 +229,23 @@ func fileRelative(page, href string) string {
 	}
 	dir := path.Dir(p.Path)
 	rel := relPath(dir, h.Path)
+	if firstSegment(dir) != "" && firstSegment(dir) != firstSegment(h.Path) {
+		// Nothing in common with the page's own folders: a root-relative
+		// href ("/section/other") of a saved page, written back as the page
+		// wrote it rather than climbing to the file system's root.
+		rel = path.Clean(h.Path)
+	}
 	if strings.HasSuffix(h.Path, "/") && !strings.HasSuffix(rel, "/") {
 		rel += "/"
 	}
 	u := url.URL{Path: rel, RawQuery: h.RawQuery, Fragment: h.Fragment}
 	return u.String()
+}
+
+// firstSegment is the first folder of an absolute slash-separated path.
+func firstSegment(p string) string {
+	first, _, _ := strings.Cut(strings.TrimPrefix(p, "/"), "/")
+	return first
 }
 
 // relPath is target relative to the directory dir, both absolute
