@@ -33,6 +33,9 @@ type chromiumProc struct {
 // wherever the host allows it: as root, Chromium runs as nobody with its
 // sandbox on; when the sandbox cannot start (no user namespaces), it runs
 // with --no-sandbox and the trace says so.
+// sandboxRetryPause is the wait before the second sandboxed start.
+const sandboxRetryPause = 300 * time.Millisecond
+
 func startChromium(ctx context.Context, bin string, flags []string, profile string) (*chromiumProc, error) {
 	var cred *syscall.Credential
 	user := "self"
@@ -44,6 +47,13 @@ func startChromium(ctx context.Context, bin string, flags []string, profile stri
 		user = "nobody"
 	}
 	p, err := spawnChromium(ctx, bin, flags, profile, cred)
+	if err != nil && ctx.Err() == nil {
+		// A sandboxed start can fail once on a loaded host (seen under
+		// make test's parallel race pass): try it again before giving
+		// the sandbox up for the browser's whole life.
+		time.Sleep(sandboxRetryPause)
+		p, err = spawnChromium(ctx, bin, flags, profile, cred)
+	}
 	if err == nil {
 		p.sandboxed, p.user = true, user
 		return p, nil
