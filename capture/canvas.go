@@ -145,7 +145,7 @@ func textBlock(parent, at int, source, text string, b Box, hidden, rule string) 
 // ocrCanvas shoots one canvas and reads it with Tesseract.
 func (br *Browser) ocrCanvas(ctx context.Context, p *rod.Page, r *pageRead, box Box, parent int) (CanvasRead, []DOMNode) {
 	cr := CanvasRead{Box: box}
-	v, err := ocr.Version(ctx)
+	v, err := ocr.Version()
 	if err != nil {
 		cr.Gap = "not read by OCR: " + err.Error()
 		return cr, nil

@@ -1,7 +1,6 @@
 package capture_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -19,7 +18,7 @@ import (
 func needTesseract(t *testing.T) {
 	t.Helper()
 	needChromium(t)
-	if _, err := ocr.Version(context.Background()); err != nil {
+	if _, err := ocr.Version(); err != nil {
 		msg := fmt.Sprintf("CANVAS OCR TESTS NOT RUN: %v", err)
 		if os.Getenv("SIEVE_REQUIRE_TESSERACT") != "" {
 			t.Fatal(msg)

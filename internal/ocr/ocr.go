@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // MinConfidence is the confidence (0–100, Tesseract's word confidence)
@@ -70,6 +71,9 @@ type Result struct {
 	Dropped int // words under the confidence floor
 }
 
+// versionWait bounds `tesseract --version`.
+const versionWait = 10 * time.Second
+
 // versions caches Version per command (SIEVE_TESSERACT may change in tests).
 var versions sync.Map // command → versionOf
 
@@ -80,12 +84,17 @@ type versionOf struct {
 }
 
 // Version is Tesseract's version line ("tesseract 5.3.0"), or ErrMissing.
-func Version(ctx context.Context) (string, error) {
+func Version() (string, error) {
 	cmd := Command()
 	e, _ := versions.LoadOrStore(cmd, &versionOf{})
 	vo := e.(*versionOf)
 	vo.once.Do(func() {
-		out, err := exec.CommandContext(ctx, cmd, "--version").CombinedOutput()
+		// Not the caller's context: a page's render timeout running out
+		// during this first call must not be cached as "not installed"
+		// for the process's life.
+		vctx, cancel := context.WithTimeout(context.Background(), versionWait)
+		defer cancel()
+		out, err := exec.CommandContext(vctx, cmd, "--version").CombinedOutput()
 		if err != nil {
 			vo.err = fmt.Errorf("%w: %v", ErrMissing, err)
 			return
@@ -100,7 +109,7 @@ func Version(ctx context.Context) (string, error) {
 // one thread (OMP_THREAD_LIMIT=1): callers already read pages in
 // parallel, and its own threads only fight them for the cores.
 func Read(ctx context.Context, png []byte, o Options) (*Result, error) {
-	if _, err := Version(ctx); err != nil {
+	if _, err := Version(); err != nil {
 		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, Command(), "stdin", "stdout", "-l", cmp.Or(o.Lang, "eng"), "--psm", "11", "tsv")

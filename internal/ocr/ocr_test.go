@@ -49,7 +49,7 @@ func TestParseTSVLinesWordsAndFloor(t *testing.T) {
 
 func TestMissingTesseract(t *testing.T) {
 	t.Setenv("SIEVE_TESSERACT", "/nonexistent/tesseract")
-	if _, err := Version(context.Background()); !errors.Is(err, ErrMissing) {
+	if _, err := Version(); !errors.Is(err, ErrMissing) {
 		t.Errorf("Version: %v, want ErrMissing", err)
 	}
 	if _, err := Read(context.Background(), []byte("png"), Options{}); !errors.Is(err, ErrMissing) {
@@ -61,7 +61,7 @@ func TestMissingTesseract(t *testing.T) {
 // SIEVE_REQUIRE_TESSERACT (CI).
 func needTesseract(t *testing.T) {
 	t.Helper()
-	if _, err := Version(context.Background()); err != nil {
+	if _, err := Version(); err != nil {
 		if os.Getenv("SIEVE_REQUIRE_TESSERACT") != "" {
 			t.Fatal(err)
 		}
