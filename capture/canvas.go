@@ -157,7 +157,12 @@ func (br *Browser) ocrCanvas(ctx context.Context, p *rod.Page, r *pageRead, box 
 		cr.Gap = "not read by OCR: the canvas screenshot failed: " + err.Error()
 		return cr, nil
 	}
-	res, err := ocr.Read(ctx, png, ocr.Options{Scale: scale})
+	pixels, err := ocr.Visible(png)
+	if err != nil {
+		cr.Gap = "not read by OCR: the canvas screenshot: " + err.Error()
+		return cr, nil
+	}
+	res, err := ocr.Read(ctx, pixels, ocr.Options{Scale: scale})
 	if err != nil {
 		cr.Gap = "not read by OCR: " + err.Error()
 		if errors.Is(err, ocr.ErrMissing) {

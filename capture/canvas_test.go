@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/ocr"
@@ -77,7 +78,7 @@ func canvasAllText(g *graph.Record) string {
 
 func TestCanvasOCRReadsTextInReadingOrder(t *testing.T) {
 	needTesseract(t)
-	rec, g := distillWith(t, renderAll, "/canvas_text.html")
+	rec, g := captureAndGraph(t, patientRenderer(t), renderSrv.URL+"/canvas_text.html")
 	ocrd := blocksOf(g, capture.SourceCanvasOCR)
 	if len(ocrd) < len(canvasSizes)+2 {
 		t.Fatalf("%d canvas_ocr blocks, want at least %d: %+v", len(ocrd), len(canvasSizes)+2, ocrd)
@@ -212,7 +213,7 @@ func TestCanvasSceneLabels(t *testing.T) {
 
 func TestCanvasOCRVerifyGroundsQuote(t *testing.T) {
 	needTesseract(t)
-	_, g := distillWith(t, renderAll, "/canvas_text.html")
+	_, g := captureAndGraph(t, patientRenderer(t), renderSrv.URL+"/canvas_text.html")
 	var block *graph.Block
 	for _, b := range blocksOf(g, capture.SourceCanvasOCR) {
 		if strings.Contains(b.Text, "Generator") {
@@ -226,7 +227,7 @@ func TestCanvasOCRVerifyGroundsQuote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := verify.FromGraph(gb)
+	src, err := ground.FromGraph(gb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,6 +236,9 @@ func TestCanvasOCRVerifyGroundsQuote(t *testing.T) {
 	ch := rep.Checks[0]
 	if ch.Status != verify.StatusGrounded || ch.Evidence == nil || len(ch.Evidence.NativeRefs) != 1 || ch.Evidence.NativeRefs[0] != block.ID {
 		t.Errorf("check %+v evidence %+v: want grounded on %s", ch, ch.Evidence, block.ID)
+	}
+	if !strings.Contains(ch.Reason, "source canvas_ocr") {
+		t.Errorf("reason %q does not say the quote was OCR'd", ch.Reason)
 	}
 	miss := verify.Verify(src, verify.Citations{Claims: []verify.Claim{{ClaimID: "c2", Kind: "quote", Text: "wire the funds"}}})
 	if miss.Checks[0].Status == verify.StatusGrounded {

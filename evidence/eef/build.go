@@ -241,6 +241,9 @@ func element(n int, b graph.Block, pl *placer) Element {
 	el := Element{ID: id("e%06d", n), Type: b.Type, PageRef: pl.pageRef(b.Page), Text: b.Text, Role: b.Role,
 		Level: b.Level, SieveBlockID: b.ID, SieveSectionID: b.SectionID, SpanRefs: []string{}}
 	el.BBox = pl.bbox(el.PageRef, b.Box)
+	if MachineRead(b.Source) {
+		el.Source = b.Source
+	}
 	return el
 }
 

@@ -170,6 +170,9 @@ func chunk(doc *Document, cfg Config, pc PayloadChunk, g chunkGroup) Chunk {
 		c.Warnings = append(c.Warnings, Warning{ID: "w0001", Code: "chunk_over_budget",
 			Message: "one element is longer than the chunk token budget and was kept whole"})
 	}
+	if w := machineReadWarning(els, g); w != "" {
+		c.Warnings = append(c.Warnings, Warning{ID: id("w%04d", len(c.Warnings)+1), Code: WarningMachineRead, Message: w})
+	}
 	if !doc.Payload.CoordinateSystem.BoxesAvailable {
 		c.Warnings = append(c.Warnings, Warning{ID: id("w%04d", len(c.Warnings)+1), Code: "no_boxes",
 			Message: "the document has no boxes; chunk bboxes are empty"})
@@ -184,4 +187,42 @@ func sectionTitle(doc *Document, sid string) string {
 		}
 	}
 	return ""
+}
+
+// WarningMachineRead is the chunk warning of a chunk with text that was
+// not read from the document's text: OCR of a scanned page or a canvas, a
+// canvas's scene graph (ARTIFACT.md: weigh it accordingly).
+const WarningMachineRead = "machine_read_text"
+
+// MachineRead reports a block source whose text was not read from the
+// document's own text (dom, static, a PDF's text layer).
+func MachineRead(source string) bool {
+	switch source {
+	case "", "dom", "static", "pdf":
+		return false
+	}
+	return true
+}
+
+// machineReadWarning names the chunk's elements whose text a machine read
+// (at most maxNamedFindings), "" when there are none.
+func machineReadWarning(els []Element, g chunkGroup) string {
+	var named []string
+	n := 0
+	for _, i := range g.els {
+		if e := &els[i]; e.Source != "" {
+			if len(named) < maxNamedFindings {
+				named = append(named, e.ID+" ("+e.Source+")")
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	list := strings.Join(named, ", ")
+	if n > len(named) {
+		list += fmt.Sprintf(" and %d more", n-len(named))
+	}
+	return fmt.Sprintf("%d of the chunk's elements were not read from the document's text but by OCR of its pixels or from a canvas's scene graph: %s; OCR can misread letters and figures, check them against a crop", n, list)
 }

@@ -167,6 +167,9 @@ type Element struct {
 	SpanRefs       []string `json:"span_refs"`
 	TableRef       *string  `json:"table_ref"`
 	BBox           []int    `json:"bbox"` // [x, y, w, h], null without boxes
+	// Source is the block's source when its text was not read from the
+	// document's (pdf_ocr, canvas_ocr, canvas_scene, canvas_fallback).
+	Source string `json:"source,omitempty"`
 }
 
 // Span is an element's text with its place in document.txt, in Unicode

@@ -63,6 +63,13 @@ type Options struct {
 	MinConf float64
 	// Lang is Tesseract's language (default "eng").
 	Lang string
+	// PSM is Tesseract's page segmentation mode: 0 means 11 (sparse
+	// text, a chart's scattered labels); a scanned page reads better
+	// with 3 (a page of columns and paragraphs).
+	PSM int
+	// DPI is the image's resolution when known (a rendered PDF page):
+	// Tesseract otherwise guesses it from the text's size.
+	DPI int
 }
 
 // Result is a read: the lines kept, and what was dropped.
@@ -105,14 +112,20 @@ func Version() (string, error) {
 	return vo.v, vo.err
 }
 
-// Read runs Tesseract on png and returns its lines. Tesseract runs with
+// Read runs Tesseract on png (any image Leptonica reads: PNG, or a PGM)
+// and returns its lines. Tesseract runs with
 // one thread (OMP_THREAD_LIMIT=1): callers already read pages in
 // parallel, and its own threads only fight them for the cores.
 func Read(ctx context.Context, png []byte, o Options) (*Result, error) {
 	if _, err := Version(); err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, Command(), "stdin", "stdout", "-l", cmp.Or(o.Lang, "eng"), "--psm", "11", "tsv")
+	psm := strconv.Itoa(cmp.Or(o.PSM, 11))
+	args := []string{"stdin", "stdout", "-l", cmp.Or(o.Lang, "eng"), "--psm", psm}
+	if o.DPI > 0 {
+		args = append(args, "--dpi", strconv.Itoa(o.DPI))
+	}
+	cmd := exec.CommandContext(ctx, Command(), append(args, "tsv")...)
 	cmd.Stdin = bytes.NewReader(png)
 	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
 	var stderr bytes.Buffer

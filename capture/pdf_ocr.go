@@ -1,0 +1,195 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/sieve-dev/sieve/internal/ocr"
+	"github.com/sieve-dev/sieve/internal/pdf"
+)
+
+// Scanned-page OCR budgets. A page with no text layer but something drawn
+// on it (a scan, text set as outlines) is rendered by the PDF engine and
+// read by Tesseract, like a canvas (canvas.go).
+const (
+	// PDFOCRDPI is the resolution a scanned page is rendered at: what
+	// Tesseract is trained on (text of 10 pt is some 30 px tall).
+	PDFOCRDPI = 300
+	// MaxPDFOCRPixels bounds one page's render: a larger page (A3 and
+	// up) is rendered at a lower dpi, whole; its dpi says so.
+	MaxPDFOCRPixels = 9_000_000
+	// minPDFOCRDPI is the least dpi a page is read at; a page that would
+	// need less (a poster) is a gap.
+	minPDFOCRDPI = 100
+	// MaxPDFOCRPages is how many pages of one document are read by OCR;
+	// the rest are gaps.
+	MaxPDFOCRPages = 100
+	// ocrPSM is Tesseract's page segmentation for a scanned page: fully
+	// automatic (columns, paragraphs).
+	ocrPSM = 3
+)
+
+// pdfOCRPageTime bounds one page's Tesseract run (some 5 s at 300 dpi on
+// an idle core), pdfOCRDocTime all of a document's. Variables for the
+// tests on a loaded machine.
+var (
+	pdfOCRPageTime = 60 * time.Second
+	pdfOCRDocTime  = 10 * time.Minute
+)
+
+// PDFPageOCR says that a page without a text layer was read by OCR, or why
+// it was not (Gap): its lines are then Tesseract's, in points, and every
+// block made of them has source pdf_ocr.
+type PDFPageOCR struct {
+	Engine  string `json:"engine,omitempty"`  // Tesseract's version line
+	DPI     int    `json:"dpi,omitempty"`     // the page was rendered at
+	Words   int    `json:"words"`             // words read at or above the confidence floor
+	Dropped int    `json:"dropped,omitempty"` // words under the floor (ocr.MinConfidence): not content
+	Gap     string `json:"gap,omitempty"`     // why the page was not read
+}
+
+// readScans reads by OCR each page of rec's PDF that has no text but
+// something drawn on it, within the budgets: fillBody left the PDF's
+// bytes in c.scans.
+func (c *Capturer) readScans(ctx context.Context, rec *Record) {
+	b, ok := c.scans.LoadAndDelete(rec)
+	if !ok || rec.PDF == nil {
+		return
+	}
+	body := b.([]byte)
+	var scans []*PDFPage
+	for i := range rec.PDF.Pages {
+		if p := &rec.PDF.Pages[i]; scanned(p) {
+			scans = append(scans, p)
+		}
+	}
+	if len(scans) == 0 {
+		return
+	}
+	engine, err := ocr.Version()
+	ctx, cancel := context.WithTimeout(ctx, pdfOCRDocTime)
+	defer cancel()
+	for k, p := range scans {
+		switch {
+		case err != nil:
+			p.OCR = &PDFPageOCR{Gap: "not read by OCR: " + err.Error()}
+		case k >= MaxPDFOCRPages:
+			p.OCR = &PDFPageOCR{Gap: fmt.Sprintf("not read by OCR: the document has more than %d pages without a text layer", MaxPDFOCRPages)}
+		case ctx.Err() != nil:
+			p.OCR = &PDFPageOCR{Gap: fmt.Sprintf("not read by OCR: the document's OCR time (%s) ran out before this page", pdfOCRDocTime)}
+		default:
+			p.OCR = readScan(ctx, p, body, engine)
+		}
+	}
+}
+
+// scanned reports a page that was read, has no text at all and has an
+// image or a path on it: a page with any text (an OCR layer another tool
+// laid over the scan included) is read from that text.
+func scanned(p *PDFPage) bool {
+	if p.Error != "" || len(p.Images) == 0 && len(p.Rects) == 0 {
+		return false
+	}
+	for _, l := range p.Lines {
+		for _, s := range l.Spans {
+			if strings.TrimSpace(s.Text) != "" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ocrDPI is the dpi a page of w×h points is rendered at: PDFOCRDPI, lower
+// when that would be over MaxPDFOCRPixels; 0 when even minPDFOCRDPI is.
+func ocrDPI(w, h float64) int {
+	dpi := PDFOCRDPI
+	if px := w * h * PDFOCRDPI * PDFOCRDPI / (72 * 72); px > MaxPDFOCRPixels {
+		dpi = int(PDFOCRDPI * math.Sqrt(MaxPDFOCRPixels/px))
+	}
+	if dpi < minPDFOCRDPI {
+		return 0
+	}
+	return dpi
+}
+
+// readScan renders page p and reads it; its lines become Tesseract's.
+func readScan(ctx context.Context, p *PDFPage, body []byte, engine string) *PDFPageOCR {
+	dpi := ocrDPI(p.Width, p.Height)
+	if dpi == 0 {
+		return &PDFPageOCR{Gap: fmt.Sprintf("not read by OCR: a %.0f × %.0f pt page is over %d pixels even at %d dpi", p.Width, p.Height, MaxPDFOCRPixels, minPDFOCRDPI)}
+	}
+	imgs, errs, err := pdf.Render(body, []pdf.Region{{Page: p.Index, Box: pdf.Box{X1: p.Width, Y1: p.Height}}}, dpi)
+	if err == nil && errs[0] != nil {
+		err = errs[0]
+	}
+	if err != nil {
+		return &PDFPageOCR{Gap: "not read by OCR: the page could not be rendered: " + err.Error()}
+	}
+	pctx, cancel := context.WithTimeout(ctx, pdfOCRPageTime)
+	defer cancel()
+	page := ocr.PGM(ocr.HideFaint(ocr.Despeckle(ocr.GrayOf(imgs[0]))))
+	res, err := ocr.Read(pctx, page, ocr.Options{Scale: float64(dpi) / 72, PSM: ocrPSM, DPI: dpi})
+	switch {
+	case pctx.Err() != nil:
+		return &PDFPageOCR{Gap: fmt.Sprintf("not read by OCR: Tesseract took longer than %s", pdfOCRPageTime)}
+	case err != nil:
+		return &PDFPageOCR{Gap: "not read by OCR: " + err.Error()}
+	}
+	out := &PDFPageOCR{Engine: engine, DPI: dpi, Dropped: res.Dropped}
+	p.Lines = scanLines(res.Lines)
+	for _, l := range p.Lines {
+		out.Words += len(l.Spans)
+	}
+	return out
+}
+
+// capHeight is the share of the font size a line's typical word box is
+// tall (ascenders to baseline, Helvetica-like faces): the font size of an
+// OCR'd word is estimated from its line's median word height.
+const capHeight = 0.72
+
+// scanLines turns Tesseract's lines into text lines in points. The words
+// of a line share its median top and height: a skewed scan's line drifts
+// across the page, and the layout would otherwise cut it into rows.
+func scanLines(lines []ocr.Line) []PDFLine {
+	out := make([]PDFLine, 0, len(lines))
+	for _, l := range lines {
+		if len(l.Words) == 0 {
+			continue
+		}
+		mid, h := medianBand(l.Words)
+		size := math.Round(h/capHeight*2) / 2
+		spans := make([]PDFSpan, len(l.Words))
+		for i, w := range l.Words {
+			spans[i] = PDFSpan{Text: w.Text, Size: size, Box: roundBox(PDFBox{X: w.Box.X, Y: mid - h/2, W: w.Box.W, H: h})}
+		}
+		out = append(out, PDFLine{Box: roundBox(PDFBox{X: l.Box.X, Y: l.Box.Y, W: l.Box.W, H: l.Box.H}), Spans: spans})
+	}
+	return out
+}
+
+// medianBand is the median middle and height of words' boxes.
+func medianBand(ws []ocr.Word) (mid, h float64) {
+	mids := make([]float64, len(ws))
+	hs := make([]float64, len(ws))
+	for i, w := range ws {
+		mids[i], hs[i] = w.Box.Y+w.Box.H/2, w.Box.H
+	}
+	return median(mids), median(hs)
+}
+
+func median(v []float64) float64 {
+	sort.Float64s(v)
+	return v[len(v)/2]
+}
+
+// roundBox rounds a box to 1/100 pt, as the text layer's boxes are.
+func roundBox(b PDFBox) PDFBox {
+	r := func(v float64) float64 { return math.Round(v*100) / 100 }
+	return PDFBox{X: r(b.X), Y: r(b.Y), W: r(b.W), H: r(b.H)}
+}

@@ -1,0 +1,120 @@
+package ocr
+
+import (
+	"bytes"
+	"context"
+	"image"
+	pngenc "image/png"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+)
+
+// TestDespeckleIsTheMedian compares Despeckle with the median of each
+// pixel's 3×3 neighbourhood (edges clamped) on random images.
+func TestDespeckleIsTheMedian(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20 {
+		w, h := 1+rng.IntN(9), 1+rng.IntN(9)
+		g := image.NewGray(image.Rect(0, 0, w, h))
+		for i := range g.Pix {
+			g.Pix[i] = uint8(rng.IntN(256))
+		}
+		d := Despeckle(g)
+		for y := range h {
+			for x := range w {
+				var v []uint8
+				for dy := -1; dy <= 1; dy++ {
+					for dx := -1; dx <= 1; dx++ {
+						v = append(v, g.GrayAt(min(max(x+dx, 0), w-1), min(max(y+dy, 0), h-1)).Y)
+					}
+				}
+				slices.Sort(v)
+				if got := d.GrayAt(x, y).Y; got != v[4] {
+					t.Fatalf("%dx%d image, pixel (%d, %d): %d, want the median %d", w, h, x, y, got, v[4])
+				}
+			}
+		}
+	}
+}
+
+func TestDespeckleKeepsStrokesDropsSpecks(t *testing.T) {
+	g := image.NewGray(image.Rect(0, 0, 20, 10))
+	for i := range g.Pix {
+		g.Pix[i] = 255
+	}
+	g.Pix[2*20+3] = 0 // a speck
+	for y := 2; y < 8; y++ {
+		for x := 10; x < 13; x++ {
+			g.Pix[y*20+x] = 0 // a stroke three pixels wide
+		}
+	}
+	d := Despeckle(g)
+	if d.Pix[2*20+3] != 255 || d.Pix[5*20+11] != 0 {
+		t.Errorf("speck %d (want 255), stroke %d (want 0)", d.Pix[2*20+3], d.Pix[5*20+11])
+	}
+	if p := PGM(d); string(p[:11]) != "P5\n20 10\n25" || len(p) != 13+200 {
+		t.Errorf("PGM header %q, %d bytes", p[:13], len(p))
+	}
+}
+
+func TestHideFaint(t *testing.T) {
+	g := image.NewGray(image.Rect(0, 0, 100, 60))
+	for i := range g.Pix {
+		g.Pix[i] = 255
+	}
+	for x := 10; x < 40; x++ {
+		g.Pix[10*100+x] = 254 // one level off white: unseen
+		g.Pix[20*100+x] = 200 // light grey: seen
+		g.Pix[30*100+x] = 20  // ink
+	}
+	HideFaint(g)
+	if g.Pix[10*100+20] != 255 || g.Pix[20*100+20] != 200 || g.Pix[30*100+20] != 20 {
+		t.Errorf("faint %d (want 255), grey %d (want 200), ink %d (want 20)", g.Pix[10*100+20], g.Pix[20*100+20], g.Pix[30*100+20])
+	}
+}
+
+// TestFaintTextIsNotRead: the fixture's lines redrawn one level off white
+// are read by Tesseract as they are, and not at all once Visible has
+// erased what no visitor sees.
+func TestFaintTextIsNotRead(t *testing.T) {
+	needTesseract(t)
+	png, err := os.ReadFile("testdata/lines.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, _, err := image.Decode(bytes.NewReader(png))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := GrayOf(img)
+	for i, v := range g.Pix {
+		g.Pix[i] = 255
+		if v < 128 {
+			g.Pix[i] = 254
+		}
+	}
+	var faint bytes.Buffer
+	if err := pngenc.Encode(&faint, g); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := Read(context.Background(), PGM(g), Options{Scale: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw.Lines) == 0 {
+		t.Fatal("Tesseract read nothing of the faint lines: the test shows no hole to close")
+	}
+	vis, err := Visible(faint.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Read(context.Background(), vis, Options{Scale: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Lines) != 0 {
+		t.Errorf("faint text read after Visible: %+v", res.Lines)
+	}
+}

@@ -1,0 +1,16 @@
+package normalize
+
+import "github.com/sieve-dev/sieve/capture"
+
+// SourcePDFOCR marks nodes whose text a machine read off a PDF page's
+// pixels: a scanned page sieve read by OCR (capture's pages[].ocr), or an
+// OCR layer another tool laid invisibly over a scan. Like canvas_ocr it
+// was not read from the document's text, and is to be weighed accordingly
+// (ARTIFACT.md, source).
+const SourcePDFOCR = "pdf_ocr"
+
+// IsPDFSource reports a node read from a PDF, by its text layer or by OCR.
+func IsPDFSource(s string) bool { return s == SourcePDF || s == SourcePDFOCR }
+
+// readByOCR reports a page whose lines are sieve's OCR of its pixels.
+func readByOCR(p *capture.PDFPage) bool { return p.OCR != nil && p.OCR.Gap == "" }
