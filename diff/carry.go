@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/record"
 	"github.com/sieve-dev/sieve/verify"
 )
@@ -67,16 +68,17 @@ type Carried struct {
 // claims' own fingerprints are set aside: they name the old document, and
 // the point is to check them on the new one. d is the page diff of the two,
 // where the edits of cited blocks are looked up.
-func Carry(old, new verify.GroundingSource, cit verify.Citations, d *Report) *CarryReport {
+func Carry(old, new ground.Source, cit verify.Citations, d *Report) *CarryReport {
 	r := &CarryReport{SchemaVersion: record.SchemaVersion, Status: d.Status,
 		Old: carrySide(old, d.Old.Path), New: carrySide(new, d.New.Path), Claims: []Carried{}}
 	vo, vn := verify.New(old), verify.New(new)
 	secOld, secNew := sectionsOf(old), sectionsOf(new)
 	edits := editsByOldBlock(d)
+	native := nativeIDs(old)
 	for i, c := range cit.Claims {
 		c.DocumentFingerprint, c.SourceFingerprint = "", ""
 		oc := vo.Check(i+1, c)
-		nc := vn.Check(i+1, carried(c, old, d))
+		nc := vn.Check(i+1, carried(c, native, d))
 		cc := Carried{ClaimID: c.ClaimID, Kind: c.Kind, OldStatus: oc.Status, NewStatus: nc.Status,
 			OldRefs: refs(oc), NewRefs: refs(nc), Reason: nc.Reason, Edits: []BlockChange{}}
 		cc.OldSectionID, cc.NewSectionID = section(secOld, oc), section(secNew, nc)
@@ -123,19 +125,17 @@ func edited(edits []BlockChange) bool {
 // element (ours or the native block id) becomes the new id of the block it
 // named, a section its new id (after a rename). A block the new document
 // lacks keeps its old id, which then names nothing or another block.
-func carried(c verify.Claim, old verify.GroundingSource, d *Report) verify.Claim {
+func carried(c verify.Claim, native map[string]string, d *Report) verify.Claim {
 	if c.Locator == nil {
 		return c
 	}
 	l := *c.Locator
 	if l.Element != "" {
-		native := l.Element
-		for _, e := range old.Elements() {
-			if e.ID == l.Element {
-				native = e.NativeID
-			}
+		n, ok := native[l.Element]
+		if !ok {
+			n = l.Element // a native block id already
 		}
-		if b, ok := d.blocks[native]; ok {
+		if b, ok := d.blocks[n]; ok {
 			l.Element = b
 		}
 	}
@@ -170,12 +170,21 @@ func (r *CarryReport) Stands() bool {
 	return r.Summary.Changed+r.Summary.Contradicted+r.Summary.Gone == 0
 }
 
-func carrySide(s verify.GroundingSource, path string) CarrySide {
+func carrySide(s ground.Source, path string) CarrySide {
 	return CarrySide{Path: path, DocumentFingerprint: s.DocumentFingerprint(), SourceFingerprint: s.SourceFingerprint()}
 }
 
+// nativeIDs maps a source's element ids to their native (block) ids.
+func nativeIDs(s ground.Source) map[string]string {
+	m := map[string]string{}
+	for _, e := range s.Elements() {
+		m[e.ID] = e.NativeID
+	}
+	return m
+}
+
 // sectionsOf maps element ids to their section ids.
-func sectionsOf(s verify.GroundingSource) map[string]string {
+func sectionsOf(s ground.Source) map[string]string {
 	m := map[string]string{}
 	for _, e := range s.Elements() {
 		m[e.ID] = e.SectionID

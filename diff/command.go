@@ -7,7 +7,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sieve-dev/sieve/evidence/evcmd"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/internal/shard"
 	"github.com/sieve-dev/sieve/verify"
 )
 
@@ -31,22 +33,25 @@ func Command() *cli.Command {
 	return &cli.Command{
 		Name:      "diff",
 		Usage:     "compare two reads of one page: sections added, removed, renamed, changed and moved, with word-level edits",
-		UsageText: "sieve diff OLD NEW [--format text|md|json] [--out FILE] [--any-url] [--citations FILE]",
+		UsageText: "sieve diff OLD NEW [--format text|md|json] [--out FILE] [--any-url] [--citations FILE | --evidence-refs FILE]",
 		Description: "OLD and NEW are artifact directories (content.json, or evidence/document.ethos.json),\n" +
 			"content.json or graph record files, or document.ethos.json files of the same URL.\n" +
 			"Writes the diff to --out (or stdout): text for people, md for agents, json for programs\n" +
 			"(schemas/diff.schema.json). Latent (hidden) text is reported apart, behind its trust marker.\n" +
 			"With --citations FILE (claims made against OLD), every claim is checked on both and gets\n" +
 			"a verdict: still_grounded, moved, changed, contradicted, gone, not_grounded_before\n" +
-			"(schemas/diff-citations.schema.json).\n" +
+			"(schemas/diff-citations.schema.json). With --evidence-refs FILE (an evidence anchor request\n" +
+			"or an array of refs made against OLD), every ref is bound on both and gets the same verdicts\n" +
+			"but contradicted (schemas/diff-anchors.schema.json).\n" +
 			"Exit: 0 unchanged (with --citations: every claim still grounded); 14 changed (a claim\n" +
 			"changed, contradicted or gone); 2 usage; 4 an input cannot be read, 5 it is not a\n" +
-			"document or the URLs differ, 6 the citations are not valid (coded, JSON on stderr).",
+			"document or the URLs differ, 6 the citations, 8 the evidence refs are not valid (coded).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: FormatText, Usage: "`FORMAT` of the diff: text, md or json"},
 			&cli.StringFlag{Name: "out", Usage: "write the diff to `FILE` instead of stdout"},
 			&cli.BoolFlag{Name: "any-url", Usage: "compare reads of different URLs too"},
 			&cli.StringFlag{Name: "citations", Usage: "carry the claims of citations `FILE` (made against OLD) to NEW: one verdict per claim"},
+			&cli.StringFlag{Name: "evidence-refs", Usage: "carry the evidence-anchor refs of `FILE` (made against OLD) to NEW: one verdict per ref"},
 		},
 		Action: runDiff,
 	}
@@ -64,6 +69,14 @@ func runDiff(c *cli.Context) error {
 	if format != FormatText && format != FormatMarkdown && format != FormatJSON {
 		return cliutil.Usagef("unknown --format %q (text, md, json)", format)
 	}
+	for i := range pos { // SHARD.tar.gz#KEY: the artifact out of a shard (sieve distill --shard)
+		p, done, err := shard.Materialize(pos[i])
+		if err != nil {
+			return evcmd.Coded(cliutil.ExitIO, "io_error", "%v", err)
+		}
+		defer done()
+		pos[i] = p
+	}
 	old, oldPath, err := LoadPath(pos[0])
 	if err != nil {
 		return err
@@ -77,8 +90,14 @@ func runDiff(c *cli.Context) error {
 	}
 	r := Compare(old, new)
 	r.Old.Path, r.New.Path = oldPath, newPath
+	if c.String("citations") != "" && c.String("evidence-refs") != "" {
+		return cliutil.Usagef("--citations and --evidence-refs are one at a time")
+	}
 	if f := c.String("citations"); f != "" {
 		return runCarry(c, f, r, format)
+	}
+	if f := c.String("evidence-refs"); f != "" {
+		return runCarryAnchors(c, f, r, format)
 	}
 	b, err := Render(r, format)
 	if err != nil {
@@ -105,11 +124,11 @@ func runCarry(c *cli.Context, file string, d *Report, format string) error {
 	if err != nil {
 		return evcmd.Coded(cliutil.ExitInvalidCitations, "invalid_citations", "%v", err)
 	}
-	old, err := evcmd.LoadFile(verify.FormatAuto, d.Old.Path)
+	old, err := evcmd.LoadFile(ground.FormatAuto, d.Old.Path)
 	if err != nil {
 		return err
 	}
-	new, err := evcmd.LoadFile(verify.FormatAuto, d.New.Path)
+	new, err := evcmd.LoadFile(ground.FormatAuto, d.New.Path)
 	if err != nil {
 		return err
 	}
@@ -124,6 +143,40 @@ func runCarry(c *cli.Context, file string, d *Report, format string) error {
 	if !r.Stands() {
 		s := r.Summary
 		return carryFailed(fmt.Sprintf("sieve diff: citations: %d changed, %d contradicted, %d gone", s.Changed, s.Contradicted, s.Gone))
+	}
+	return nil
+}
+
+// runCarryAnchors is --evidence-refs: the refs bound on both documents,
+// with --citations' exits.
+func runCarryAnchors(c *cli.Context, file string, d *Report, format string) error {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return evcmd.Coded(cliutil.ExitIO, "io_error", "cannot read evidence refs: %v", err)
+	}
+	refs, err := ParseRefs(b)
+	if err != nil {
+		return evcmd.Coded(cliutil.ExitInvalidEvidenceRefs, "invalid_evidence_refs", "%v", err)
+	}
+	old, err := evcmd.LoadFile(ground.FormatAuto, d.Old.Path)
+	if err != nil {
+		return err
+	}
+	new, err := evcmd.LoadFile(ground.FormatAuto, d.New.Path)
+	if err != nil {
+		return err
+	}
+	r := CarryAnchors(old, new, refs, d)
+	out, err := RenderAnchors(r, format)
+	if err != nil {
+		return evcmd.Coded(cliutil.ExitInternal, "internal_error", "%v", err)
+	}
+	if err := write(c, out); err != nil {
+		return err
+	}
+	if !r.Stands() {
+		s := r.Summary
+		return carryFailed(fmt.Sprintf("sieve diff: evidence refs: %d changed, %d gone", s.Changed, s.Gone))
 	}
 	return nil
 }

@@ -76,6 +76,13 @@ func fromGraph(b []byte) (*Doc, error) {
 	if err := codec.Unmarshal(b, &rec); err != nil {
 		return nil, fmt.Errorf("graph: %w", err)
 	}
+	return FromRecord(&rec), nil
+}
+
+// FromRecord is the Doc of a graph record already decoded (a crawl's
+// page, an MCP store's content.json). Its sections are new slices; the
+// record is not changed.
+func FromRecord(rec *graph.Record) *Doc {
 	secs := make([]Section, len(rec.Sections))
 	for i, s := range rec.Sections {
 		secs[i] = Section{ID: s.ID, Title: s.Title, Level: s.Level}
@@ -84,7 +91,7 @@ func fromGraph(b []byte) (*Doc, error) {
 		URL: rec.URL, FinalURL: rec.FinalURL, Outcome: rec.Outcome.Status,
 		ContentHash: rec.ContentHash, SourceFingerprint: rec.SourceFingerprint,
 		DistilledAt: rec.DistilledAt, Sections: group(secs, rec.Blocks), Latent: rec.Latent,
-	}, nil
+	}
 }
 
 // fromEthos reads the document's elements as graph blocks. content_hash

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/evidence/eef"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/normalize"
@@ -324,12 +325,12 @@ func TestCarryCitations(t *testing.T) {
 	p = strings.Replace(p, "<h2>Support</h2>", "<h2>Customer support</h2>", 1)
 	p = strings.Replace(p, "<p>Our plans suit teams of every size, from two people to two thousand.</p>", "", 1)
 	newRec := s.read(t, p)
-	src := func(rec *graph.Record) verify.GroundingSource {
+	src := func(rec *graph.Record) ground.Source {
 		b, err := render.ContentJSON(rec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := verify.Load(verify.FormatGraph, b)
+		g, err := ground.Load(ground.FormatGraph, b)
 		if err != nil {
 			t.Fatal(err)
 		}

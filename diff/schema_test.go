@@ -19,7 +19,7 @@ type objSchema struct {
 // names, all required: the Go types and schemas/diff*.schema.json cannot
 // drift apart.
 func TestSchemaMatchesReport(t *testing.T) {
-	root, carry := loadSchema(t, "diff"), loadSchema(t, "diff-citations")
+	root, carry, anchors := loadSchema(t, "diff"), loadSchema(t, "diff-citations"), loadSchema(t, "diff-anchors")
 	prop := func(root objSchema, name string) objSchema {
 		var s objSchema
 		if err := json.Unmarshal(root.Properties[name], &s); err != nil {
@@ -31,19 +31,22 @@ func TestSchemaMatchesReport(t *testing.T) {
 		schema objSchema
 		typ    any
 	}{
-		"report":        {root, Report{}},
-		"summary":       {prop(root, "summary"), Summary{}},
-		"latent":        {prop(root, "latent"), LatentSet{}},
-		"carry":         {carry, CarryReport{}},
-		"carry summary": {prop(carry, "summary"), CarrySummary{}},
-		"carry side":    {carry.Defs["side"], CarrySide{}},
-		"carry claim":   {carry.Defs["claim"], Carried{}},
-		"side":          {root.Defs["side"], Side{}},
-		"entry":         {root.Defs["entry"], Entry{}},
-		"block_change":  {root.Defs["block_change"], BlockChange{}},
-		"word":          {root.Defs["word"], Word{}},
-		"cell_change":   {root.Defs["cell_change"], CellChange{}},
-		"latent_entry":  {root.Defs["latent_entry"], LatentEntry{}},
+		"report":          {root, Report{}},
+		"summary":         {prop(root, "summary"), Summary{}},
+		"latent":          {prop(root, "latent"), LatentSet{}},
+		"carry":           {carry, CarryReport{}},
+		"carry summary":   {prop(carry, "summary"), CarrySummary{}},
+		"carry side":      {carry.Defs["side"], CarrySide{}},
+		"carry claim":     {carry.Defs["claim"], Carried{}},
+		"anchors":         {anchors, AnchorCarryReport{}},
+		"anchors summary": {prop(anchors, "summary"), AnchorSummary{}},
+		"anchors ref":     {anchors.Defs["ref"], CarriedRef{}},
+		"side":            {root.Defs["side"], Side{}},
+		"entry":           {root.Defs["entry"], Entry{}},
+		"block_change":    {root.Defs["block_change"], BlockChange{}},
+		"word":            {root.Defs["word"], Word{}},
+		"cell_change":     {root.Defs["cell_change"], CellChange{}},
+		"latent_entry":    {root.Defs["latent_entry"], LatentEntry{}},
 	}
 	for name, c := range cases {
 		var fields []string

@@ -68,6 +68,7 @@ type Crawl struct {
 	outstanding int
 	stopped     bool
 	foreign     *os.File
+	changes     Changes // pages written by change status
 }
 
 // NewCrawl opens (or resumes) the crawl whose state is in cfg.State.
@@ -84,7 +85,7 @@ func NewCrawl(cp *capture.Capturer, cfg Config) (*Crawl, error) {
 		seen.Close()
 		return nil, err
 	}
-	k := &Crawl{cfg: cfg, cp: cp, done: done}
+	k := &Crawl{cfg: cfg, cp: cp, done: done, changes: Changes{}}
 	k.cond = sync.NewCond(&k.mu)
 	k.fr = cfg.Frontier
 	k.fr.Seen = seen
@@ -263,7 +264,58 @@ func (k *Crawl) Run(ctx context.Context, w, stderr io.Writer) error {
 	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}
+	if (err == nil || errors.Is(err, jsonl.ErrFailedLines)) && ctx.Err() == nil {
+		if gerr := k.gone(w); gerr != nil {
+			err = gerr
+		}
+	}
 	return err
+}
+
+// Changes counts the pages written so far by change status.
+func (k *Crawl) Changes() Changes {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c := Changes{}
+	for s, n := range k.changes {
+		c[s] = n
+	}
+	return c
+}
+
+// gone writes a line for every artifact under Out from an earlier crawl
+// that this one, run to its end, did not reach: in its scope and shard,
+// neither admitted nor written. Its artifact stays as it is. A crawl cut
+// short by --max-pages or --max-depth does not say: what it did not reach
+// may still be there.
+func (k *Crawl) gone(w io.Writer) error {
+	if k.fr.MaxDepth >= 0 || (k.fr.MaxPages > 0 && k.fr.Seen.Len() >= k.fr.MaxPages) {
+		return nil
+	}
+	for _, dir := range goneDirs(k.cfg.Out) {
+		c, ok := Canonical(manifestURL(dir))
+		if !ok || (k.fr.Scope != nil && !k.fr.Scope.In(c)) || !k.fr.Shard.Owns(c) || k.fr.Seen.Has(c) || k.done.Has(c) {
+			continue
+		}
+		old, ok := readManifest(dir)
+		if !ok {
+			continue
+		}
+		line, err := codec.Marshal(settled{Artifact: old.artifact(c, dir), Change: newChange(ChangeGone, old.ContentHash)})
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(append(line, '\n')); err != nil {
+			return err
+		}
+		if _, err := k.done.Add(c, 0); err != nil {
+			return err
+		}
+		k.mu.Lock()
+		k.changes[ChangeGone]++
+		k.mu.Unlock()
+	}
+	return nil
 }
 
 // feed writes queued items to the chain's input, and closes it when the
@@ -335,6 +387,11 @@ func (cw *crawlWriter) line(line []byte) error {
 	}
 	if _, err := cw.w.Write(line); err != nil {
 		return err
+	}
+	if ch := gjson.GetBytes(line, "change.status").String(); ch != "" {
+		k.mu.Lock()
+		k.changes[ch]++
+		k.mu.Unlock()
 	}
 	if !interrupted && it.URL != "" {
 		if _, err := k.done.Add(it.URL, it.Depth); err != nil {
@@ -518,7 +575,8 @@ func (k *Crawl) notModified(line []byte, depth int) ([]byte, error) {
 		}
 		k.push(items...)
 	}
-	out, err := codec.Marshal(settled{Artifact: old.artifact(u, dir), Unchanged: true, NotModified: true})
+	out, err := codec.Marshal(settled{Artifact: old.artifact(u, dir), Unchanged: true, NotModified: true,
+		Change: newChange(ChangeUnchanged, old.ContentHash)})
 	if err != nil {
 		return nil, err
 	}
@@ -548,6 +606,7 @@ type settled struct {
 	Unchanged   bool    `json:"unchanged,omitempty"`
 	NotModified bool    `json:"not_modified,omitempty"` // the server answered 304 to the validators
 	Reread      *Reread `json:"reread,omitempty"`
+	Change      *Change `json:"change,omitempty"` // the page against the artifact found (change.go)
 }
 
 // FileRereadFailed is the file, inside a kept artifact directory, that
@@ -563,6 +622,10 @@ const FileRereadFailed = "reread-failed.json"
 // written beside it (reread-failed.json) and the record says both. The
 // page's validators (ValidatorsKey, from sieve crawl's capture) are kept in
 // the directory (validators.json) for the next crawl's conditional request.
+// The record's change says what the read is against the artifact found
+// (change.go): new, unchanged, changed (the earlier read kept in
+// previous/, its diff in diff.json, the sections by id in the record),
+// or, for a failed re-read, gone (404, 410) or blocked_now.
 func Settle(ctx context.Context, opts render.Options, line []byte) ([]byte, error) {
 	var rec graph.Record
 	if err := codec.Unmarshal(line, &rec); err != nil {
@@ -578,7 +641,7 @@ func Settle(ctx context.Context, opts render.Options, line []byte) ([]byte, erro
 	switch {
 	case hasOld && old.ContentHash == rec.ContentHash && old.Outcome.Status == rec.Outcome.Status:
 		res.Artifact = old.artifact(rec.URL, dir)
-		res.Unchanged = true
+		res.Unchanged, res.Change = true, newChange(ChangeUnchanged, old.ContentHash)
 	case hasOld && good(old.Outcome.Status) && (!good(rec.Outcome.Status) || emptied(old, &rec)):
 		rr := &Reread{Kept: true, Outcome: rec.Outcome.Status, Empty: emptied(old, &rec), Evidence: rec.Outcome.Evidence,
 			HTTPStatus: rec.Outcome.HTTPStatus, At: rec.DistilledAt, File: filepath.Join(dir, FileRereadFailed)}
@@ -586,12 +649,22 @@ func Settle(ctx context.Context, opts render.Options, line []byte) ([]byte, erro
 			return nil, err
 		}
 		res.Artifact, res.Reread = old.artifact(rec.URL, dir), rr
+		res.Change = newChange(rereadChange(rr), old.ContentHash)
 	default:
+		var prev previous
+		if hasOld {
+			prev = readPrevious(dir)
+		}
 		a, err := render.WriteContext(ctx, opts, &rec)
 		if err != nil {
 			return nil, err
 		}
-		res.Artifact = a
+		res.Artifact, res.Change = a, newChange(ChangeNew, "")
+		if hasOld {
+			if res.Change, err = changed(dir, old.ContentHash, prev, &rec); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if v := gjson.GetBytes(line, ValidatorsKey); v.IsObject() && res.Reread == nil {
 		var val capture.Validators

@@ -23,11 +23,14 @@ import (
 //
 //	DIR/artifacts/<key>/manifest.json, content.json, index.md, index.html, evidence/…
 //	DIR/tmp/               distillations in progress (renamed into artifacts/)
+//	DIR/versions/<url>     the keys of one URL's reads, oldest first (12 hex digits of the URL's SHA-256)
 //
 // A key is 12 hex digits of SHA-256 over the URL, a dash, and the first 16
 // hex digits of the content_hash: the same page read again with the same
 // content lands on the same key (its files are replaced by the newer read),
-// a changed page gets a new key and the old artifact stays readable.
+// a changed page gets a new key and the old artifact stays readable. The
+// versions file of a URL says which read came last and which before it,
+// so a page read again can be diffed against its previous version.
 type Store struct {
 	dir string
 
@@ -39,14 +42,14 @@ type Store struct {
 // cacheSize is how many decoded graphs the store keeps in memory.
 const cacheSize = 32
 
-var keyPattern = regexp.MustCompile(`^[0-9a-f]{12}-[0-9a-f]{16}$`)
+var keyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{12}-[0-9a-f]{16}$`) })
 
 // OpenStore creates (when needed) and opens the store at dir.
 func OpenStore(dir string) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("mcp: no store directory")
 	}
-	for _, sub := range []string{"artifacts", "tmp"} {
+	for _, sub := range []string{"artifacts", "tmp", "versions"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 			return nil, fmt.Errorf("mcp: store: %w", err)
 		}
@@ -83,7 +86,7 @@ func (s *Store) tempDir() (string, error) {
 // dirOf is the artifact directory of key; a key of any other shape is
 // refused, so a handle cannot name a path outside the store.
 func (s *Store) dirOf(key string) (string, error) {
-	if !keyPattern.MatchString(key) {
+	if !keyPattern().MatchString(key) {
 		return "", notFound("%q is not an artifact handle (distill returns one: 12 hex digits, a dash, 16 hex digits)", key)
 	}
 	d := filepath.Join(s.dir, "artifacts", key)
@@ -190,10 +193,86 @@ func (s *Store) keys() []string {
 	entries, _ := os.ReadDir(filepath.Join(s.dir, "artifacts"))
 	var keys []string
 	for _, e := range entries {
-		if e.IsDir() && keyPattern.MatchString(e.Name()) {
+		if e.IsDir() && keyPattern().MatchString(e.Name()) {
 			keys = append(keys, e.Name())
 		}
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// versionsFile is the versions file of the URL a key (or a URL's own key
+// prefix) belongs to.
+func (s *Store) versionsFile(key string) string {
+	return filepath.Join(s.dir, "versions", key[:12])
+}
+
+// versions lists the keys of the URL of key, oldest first (s.mu held).
+func (s *Store) versions(key string) []string {
+	b, err := os.ReadFile(s.versionsFile(key))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, k := range strings.Fields(string(b)) {
+		if keyPattern().MatchString(k) && k[:12] == key[:12] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// latest is the key of the last read of the URL whose reads are keyed
+// with the prefix of key, or "" when it was never read (or its artifact
+// is gone).
+func (s *Store) latest(key string) string {
+	s.mu.Lock()
+	vs := s.versions(key)
+	s.mu.Unlock()
+	for i := len(vs) - 1; i >= 0; i-- {
+		if _, err := s.dirOf(vs[i]); err == nil {
+			return vs[i]
+		}
+	}
+	return ""
+}
+
+// remember makes key the last read of its URL.
+func (s *Store) remember(key string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var keep []string
+	for _, k := range s.versions(key) {
+		if k != key {
+			keep = append(keep, k)
+		}
+	}
+	keep = append(keep, key)
+	tmp := s.versionsFile(key) + ".tmp"
+	if err := os.WriteFile(tmp, []byte(strings.Join(keep, "\n")+"\n"), 0o644); err != nil {
+		return fmt.Errorf("mcp: store: %w", err)
+	}
+	if err := os.Rename(tmp, s.versionsFile(key)); err != nil {
+		return fmt.Errorf("mcp: store: %w", err)
+	}
+	return nil
+}
+
+// previous is the read of key's URL stored before key, or "" when key is
+// its first (or the earlier artifact is gone).
+func (s *Store) previous(key string) string {
+	s.mu.Lock()
+	vs := s.versions(key)
+	s.mu.Unlock()
+	for i := len(vs) - 1; i > 0; i-- {
+		if vs[i] != key {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			if _, err := s.dirOf(vs[j]); err == nil {
+				return vs[j]
+			}
+		}
+	}
+	return ""
 }

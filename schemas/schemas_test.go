@@ -14,7 +14,7 @@ func TestEverySchemaCompiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"artifact", "capture", "content", "diff", "diff-citations", "error", "ethos-chunks", "ethos-citations", "ethos-crop-descriptor", "ethos-deterministic-profile", "ethos-document",
+	want := []string{"artifact", "capture", "content", "diff", "diff-anchors", "diff-citations", "error", "ethos-chunks", "ethos-citations", "ethos-crop-descriptor", "ethos-deterministic-profile", "ethos-document",
 		"ethos-evidence-anchor-report", "ethos-evidence-anchor-request", "ethos-security-report", "ethos-source-pointer", "ethos-verification-report", "graph", "manifest", "normalized"}
 	if got := strings.Join(Names(), ","); got != strings.Join(want, ",") {
 		t.Fatalf("Names() = %s, want %s", got, strings.Join(want, ","))

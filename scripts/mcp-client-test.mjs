@@ -7,7 +7,8 @@
 //     distill → get_section → verify_citations with `sieve distill` and
 //     `sieve verify` on the same page: same content_hash, section ids,
 //     block text and verification report;
-//   - fetch sections by id across two distillations of an edited page;
+//   - fetch sections by id across two distillations of an edited page,
+//     with distill's changes and the diff tool between them;
 //   - get_hidden_content: the warning first, every latent marker, each
 //     entry with its trust marker; no other tool result holds a marker;
 //   - cancel a slow read (the server stays usable);
@@ -125,7 +126,7 @@ async function session(client, base, edited, addrFlags, label) {
   await check(`${label}: tools/list: 8 tools, schemas and annotations`, async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ["anchor_evidence", "distill", "get_blocks", "get_crop", "get_hidden_content", "get_section", "search", "verify_citations"]);
+    assert.deepEqual(names, ["anchor_evidence", "diff", "distill", "get_blocks", "get_crop", "get_hidden_content", "get_section", "search", "verify_citations"]);
     for (const t of tools) {
       assert.equal(t.inputSchema.type, "object", t.name);
       assert.equal(t.outputSchema.type, "object", t.name);
@@ -186,6 +187,11 @@ async function session(client, base, edited, addrFlags, label) {
       const b = await okCall(client, "get_section", { artifact: second.artifact, section_id: s.id }, outputs);
       assert.equal(a.structuredContent.section.title, b.structuredContent.section.title);
     }
+    assert.equal(second.changes.status, "changed", "distill says what changed since the stored read");
+    assert.equal(second.changes.since, first.artifact);
+    const d = await okCall(client, "diff", { artifact: second.artifact }, outputs);
+    assert.equal(d.structuredContent.since, first.artifact, "diff defaults to the read stored before");
+    assert.equal(d.structuredContent.status, "changed");
   });
 
   await check(`${label}: get_hidden_content: warning, markers, trust markers inline; no marker anywhere else`, async () => {
