@@ -68,7 +68,7 @@ func (b *builder) textSignals() {
 			// caption repeated per slide. A document's paragraphs say what
 			// they say as often as they say it.
 			d.Role, d.Chrome, d.Reason = "chrome", "repeated", "repeats an earlier content block word for word"
-		case bareURL(d.Text):
+		case !b.pdf && bareURL(d.Text): // a PDF prints its URLs as text
 			d.Role, d.Chrome, d.Reason = "chrome", "url", "a bare URL (a permalink or share target)"
 		case short && seen[key] > 1 && ((inChrome[key] && utf8.RuneCountInString(d.Text) <= chromeRepeatMaxChars) || (d.Type == TypeMedia && kept[key])):
 			// A line the chrome also shows is the chrome's; repeated image
@@ -78,6 +78,9 @@ func (b *builder) textSignals() {
 		case short || d.Type != TypeHeading:
 			kept[key], keptAt[key] = true, headings
 		}
+	}
+	if b.pdf {
+		return // a PDF's pages are the document, edges too: no site around it leaves teasers or edge lines
 	}
 	b.teasers()
 	b.trimEdges()

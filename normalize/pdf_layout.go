@@ -18,6 +18,8 @@ const (
 	pdfGappedShare = 4   // at most one row in this many of a column has a table-wide gap inside
 	pdfCellGapCol  = 2.0 // a gap this many font sizes wide inside a row is a table's
 	pdfColumnEms   = 6.0 // a column's median row is at least this many font sizes wide
+	// a side of a gutter that is itself several columns has at least this many rows
+	pdfMultiColumnRows = 8
 )
 
 // pdfAtom is what the reading order places: a visible word, or a table
@@ -159,7 +161,7 @@ func (c *xyCut) columnRun(bands [][]pdfAtom, empties [][]span, i int, size float
 			return j, nil
 		}
 		c.budget -= len(run)
-		if columnsOfText(run, inner[k], size) {
+		if columnsOfText(run, inner[k], inner, size) {
 			return j, &inner[k]
 		}
 	}
@@ -175,8 +177,11 @@ func (c *xyCut) columnRun(bands [][]pdfAtom, empties [][]span, i int, size float
 // font sizes wide (a code listing's "{" and "5));" after wide spaces are
 // not a column). Labels beside values,
 // numbers beside titles (forms, tables of contents) and the columns of a
-// table fail this, so they keep reading row by row.
-func columnsOfText(run []pdfAtom, g span, size float64) bool {
+// table fail this, so they keep reading row by row. A gap that holds one
+// of the run's other gutters is a gap between columns, not inside a row:
+// one side of a three-column page is two columns; such a side needs
+// pdfMultiColumnRows rows (a table of short cells has fewer).
+func columnsOfText(run []pdfAtom, g span, gutters []span, size float64) bool {
 	var left, right []pdfAtom
 	for _, a := range run {
 		if (a.left()+a.right())/2 < g.lo {
@@ -186,42 +191,72 @@ func columnsOfText(run []pdfAtom, g span, size float64) bool {
 		}
 	}
 	wideGap := pdfCellGapCol * size
-	rl, wl, gl, ml := rowWords(left, wideGap)
-	rr, wr, gr, mr := rowWords(right, wideGap)
-	return rl >= pdfColumnRows && rr >= pdfColumnRows && rl+rr >= pdfRegionRows &&
-		wl >= pdfColumnWords && wr >= pdfColumnWords &&
-		gl*pdfGappedShare <= rl && gr*pdfGappedShare <= rr &&
-		min(ml, mr) >= pdfColumnEms*size
+	l, r := rowWords(left, wideGap, gutters), rowWords(right, wideGap, gutters)
+	return l.rows >= pdfColumnRows && r.rows >= pdfColumnRows && l.rows+r.rows >= pdfRegionRows &&
+		l.words >= pdfColumnWords && r.words >= pdfColumnWords &&
+		l.gapped*pdfGappedShare <= l.rows && r.gapped*pdfGappedShare <= r.rows &&
+		min(l.width, r.width) >= pdfColumnEms*size &&
+		(l.spanned == 0 || l.rows >= pdfMultiColumnRows) && (r.spanned == 0 || r.rows >= pdfMultiColumnRows)
 }
 
-// rowWords counts the rows of atoms, the median words per row (a table
-// counts as a row of pdfColumnWords words), the rows with a gap of at
-// least gap inside them and the median row width.
-func rowWords(atoms []pdfAtom, gap float64) (rows, median, gapped int, width float64) {
+// rowStats is what rowWords counts of one side of a gutter.
+type rowStats struct {
+	rows    int
+	words   int // the median row's (a table counts as a row of pdfColumnWords words)
+	gapped  int // rows with a wide gap inside them that holds none of the gutters
+	spanned int // rows with a gap that holds one
+	width   float64
+}
+
+// rowWords counts the rows of atoms, the median words per row, the rows
+// with a gap of at least gap inside them (holding one of gutters or not)
+// and the median row width.
+func rowWords(atoms []pdfAtom, gap float64, gutters []span) rowStats {
 	groups := rowGroups(atoms)
 	counts := make([]int, len(groups))
 	widths := make([]float64, len(groups))
+	var out rowStats
 	for i, g := range groups {
 		x0, x1 := atomsExtent(g)
 		widths[i] = x1 - x0
+		spanned := false
 		for k, a := range g {
 			if a.table != nil {
 				counts[i] += pdfColumnWords
 			} else {
 				counts[i]++
 			}
-			if k > 0 && a.left()-g[k-1].right() >= gap {
-				gapped++
+			if k == 0 || a.left()-g[k-1].right() < gap {
+				continue
+			}
+			if !holdsGutter(g[k-1].right(), a.left(), gutters) {
+				out.gapped++
 				break
 			}
+			spanned = true
+		}
+		if spanned {
+			out.spanned++
 		}
 	}
 	if len(counts) == 0 {
-		return 0, 0, 0, 0
+		return out
 	}
 	slices.Sort(counts)
 	slices.Sort(widths)
-	return len(counts), counts[len(counts)/2], gapped, widths[len(widths)/2]
+	out.rows, out.words, out.width = len(counts), counts[len(counts)/2], widths[len(widths)/2]
+	return out
+}
+
+// holdsGutter reports whether the gap from x0 to x1 holds one of gutters
+// (by its middle).
+func holdsGutter(x0, x1 float64, gutters []span) bool {
+	for _, g := range gutters {
+		if mid := (g.lo + g.hi) / 2; mid > x0 && mid < x1 {
+			return true
+		}
+	}
+	return false
 }
 
 // sortedAtoms is a sorted copy of atoms, equal ones in their order: what
@@ -340,9 +375,11 @@ func medianSize(atoms []pdfAtom) float64 {
 }
 
 // rowGroups groups atoms into text rows: sorted by vertical centre, an
-// atom joins the current row when it overlaps the row's box so far
-// vertically by half the smaller height (glyph boxes are tight: an "ac"
-// is x-height tall, a comma a few points). Within a row atoms are sorted
+// atom joins the current row when it overlaps the row's tallest atom so
+// far vertically by half the smaller height (glyph boxes are tight: an
+// "ac" is x-height tall, a comma a few points). Not the union of the
+// row's boxes: rows whose baselines step a little from column to column
+// would chain into one row the height of the page. Within a row atoms are sorted
 // left to right. A table is a row of its own.
 func rowGroups(atoms []pdfAtom) [][]pdfAtom {
 	sorted := sortedAtoms(atoms, func(a, b *pdfAtom) int {
@@ -353,7 +390,9 @@ func rowGroups(atoms []pdfAtom) [][]pdfAtom {
 	for _, a := range sorted {
 		if n := len(rows); n > 0 && a.table == nil && rows[n-1][0].table == nil && sameRow(anchor, a.box) {
 			rows[n-1] = append(rows[n-1], a)
-			anchor = union(anchor, a.box)
+			if a.box.H > anchor.H {
+				anchor = a.box
+			}
 			continue
 		}
 		rows = append(rows, []pdfAtom{a})

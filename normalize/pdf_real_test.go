@@ -23,12 +23,13 @@ func TestPDFRealNoSilentLoss(t *testing.T) {
 	for _, c := range []struct {
 		set, id string
 		// content: the content blocks alone (what text and Markdown show)
-		// keep all but pdfContentLossShare of pdftotext's letters. The
-		// form's field values are not read yet (pdffill-demo).
+		// keep all but pdfContentLossShare of pdftotext's letters.
 		content bool
 	}{
 		{"kreuzberg", "issue-67-example", true}, // Chinese quarterly report: sections and tables
-		{"kreuzberg", "pdffill-demo", false},
+		{"kreuzberg", "pdffill-demo", false},    // its page-top buttons (First Page, …) repeat on every page: a running header
+		{"kreuzberg", "annotations", true},      // a stamp's text: annotations are read as drawn
+		{"kreuzberg", "federal-register-2020-17221", true},
 		{"docling-md", "code_and_formula", true}, // the code listing's body, repeated paragraphs
 	} {
 		t.Run(c.id, func(t *testing.T) {

@@ -245,8 +245,8 @@ func textRuns(lines []*pdfLine) []pdfRun {
 				}
 			case closing(w.text) && gap < 2*pdfWordSpace*wordSize(w, prev):
 				sep = ""
-			case gap > pdfWordSpace*wordSize(w, prev):
-				sep = " "
+			case gap > pdfWordSpace*wordSize(w, prev), gap < -pdfWordSpace*wordSize(w, prev):
+				sep = " " // a word drawn over the one before is no part of it
 			default:
 				sep = ""
 			}

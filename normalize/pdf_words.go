@@ -3,6 +3,7 @@ package normalize
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,7 +34,7 @@ type pdfWord struct {
 	mcid   int    // marked-content id, -1 when none
 	hidden string // a Hidden* reason code, "" when the word shows
 	rule   string // the evidence for hidden
-	ocr    bool   // invisible text over a scan: an OCR layer, read as content
+	ocr    bool   // invisible text over a scan (an OCR layer, read as content), or a scanned page's text read by sieve's OCR
 }
 
 func (w *pdfWord) visible() bool { return w.hidden == "" }
@@ -57,12 +58,42 @@ func pageWords(p *capture.PDFPage) []pdfWord {
 			if s.MCID != nil {
 				w.mcid = *s.MCID
 			}
-			w.hidden, w.rule = spanHidden(&s, p, paint)
-			w.ocr = w.hidden == "" && invisible(&s)
+			if !readByOCR(p) { // OCR reads only what shows: no colour or size test applies
+				w.hidden, w.rule = spanHidden(&s, p, paint)
+			}
+			w.ocr = w.hidden == "" && (invisible(&s) || readByOCR(p))
 			out = append(out, w)
 		}
 	}
+	return dropOverprinted(out)
+}
+
+// pdfOverprint is how far, in font sizes, a copy of a word may sit from
+// it and still be the same word drawn again.
+const pdfOverprint = 0.2
+
+// dropOverprinted drops the words that repeat an earlier word of the page
+// in the same place (same text and verdict, corners within pdfOverprint
+// sizes): producers fake bold by drawing a word twice, a hair apart, and
+// shadows draw it again under itself. Read twice they would make
+// "FontFont"; poppler drops such copies too.
+func dropOverprinted(words []pdfWord) []pdfWord {
+	seen := make(map[string][]int, len(words))
+	out := words[:0]
+	for _, w := range words {
+		if slices.ContainsFunc(seen[w.text], func(k int) bool { return overprints(&out[k], &w) }) {
+			continue
+		}
+		seen[w.text] = append(seen[w.text], len(out))
+		out = append(out, w)
+	}
 	return out
+}
+
+func overprints(a, b *pdfWord) bool {
+	d := pdfOverprint * max(min(a.size, b.size), 1)
+	return a.hidden == b.hidden && math.Abs(a.box.X-b.box.X) <= d && math.Abs(a.box.Y-b.box.Y) <= d &&
+		math.Abs(a.box.X+a.box.W-b.box.X-b.box.W) <= d && math.Abs(a.box.Y+a.box.H-b.box.Y-b.box.H) <= d
 }
 
 // presentationForms replaces the Arabic and Hebrew presentation forms

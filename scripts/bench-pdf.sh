@@ -20,7 +20,10 @@
 # kreuzberg set (73 documents, NID / word F1; also over the 10 whose gold
 # was not made with pdftotext) and docling-md (9, NID / TEDS / MHS), for
 # sieve distill (text; Markdown for docling-md) beside pdftotext, and
-# pypdf and mutool when installed, scored by the set's own scorers.
+# pypdf and mutool when installed, scored by the set's own scorers; a peer
+# that is not installed shows the figures of the set's README (measured
+# there with the same scorers), marked so. PDF_REAL_ONLY=1 skips the
+# throughput part.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-$PWD/bin}
@@ -74,6 +77,7 @@ poppler_once() {
   calc "$t1 - $t0"
 }
 
+[ -n "${PDF_REAL_ONLY:-}" ] && docs=()
 printf '%-44s %7s %8s %8s  %s\n' run 'wall s' pages/s 'CPU s' 'peak RSS (MB)'
 for doc in "${docs[@]}"; do
   pages=$(pdfinfo "$doc" | awk '/^Pages:/ {print $2}')
@@ -132,13 +136,19 @@ pdftotext_out() { timeout 120 pdftotext -enc UTF-8 "$1" "$2"; }
 pypdf_out() { timeout 120 python3 -c 'import sys, pypdf; print("\n".join(p.extract_text() or "" for p in pypdf.PdfReader(sys.argv[1]).pages))' "$1" >"$2"; }
 mutool_out() { timeout 120 mutool draw -q -F txt -o "$2" "$1"; }
 names=(sieve pdftotext)
+missing=()
 extract sieve sieve_out
 extract pdftotext pdftotext_out
-if python3 -c 'import pypdf' 2>/dev/null; then extract pypdf pypdf_out; names+=(pypdf); fi
-if command -v mutool >/dev/null; then extract mutool mutool_out; names+=(mutool); fi
+if python3 -c 'import pypdf' 2>/dev/null; then extract pypdf pypdf_out; names+=(pypdf); else missing+=(pypdf); fi
+if command -v mutool >/dev/null; then extract mutool mutool_out; names+=(mutool); else missing+=(mutool); fi
 echo
 echo "pdf-real ($real): how much and in what order (higher is better)"
 printf '  %-10s %-28s %-28s %s\n' system 'kreuzberg 73: NID / word F1' 'independent 10: NID / F1' 'docling-md 9: NID / TEDS / MHS'
+# readme_row NAME: a peer's row of the set's README table (measured there
+# with the same scorers), for a peer that is not installed here.
+readme_row() {
+  awk -F'|' -v n="$1" '{ for (k = 2; k <= 5; k++) gsub(/^ +| +$/, "", $k) } $2 == n { print $3 "|" $4 "|" $5; exit }' "$real/README.md"
+}
 for n in "${names[@]}"; do
   k=$(python3 "$real/score_text.py" --gold "$real/kreuzberg/gold" --pred "$n=$work/real/$n/kreuzberg" | awk -v n="$n" '$1 == n { print $3 " / " $6 }')
   i=$(python3 "$real/score_text.py" --gold "$real/kreuzberg/gold" --pred "$n=$work/real/$n/kreuzberg" --ids "$real/kreuzberg/INDEPENDENT.txt" | awk -v n="$n" '$1 == n { print $3 " / " $6 }')
@@ -147,4 +157,11 @@ for n in "${names[@]}"; do
     d=$(python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["score"]; f = lambda k: "%.3f" % s[k] if s.get(k) is not None else "-"; print(f("nid_mean"), "/", f("teds_mean"), "/", f("mhs_mean"))' "$work/real/$n.json")
   fi
   printf '  %-10s %-28s %-28s %s\n' "$n" "$k" "$i" "$d"
+done
+for n in "${missing[@]}"; do
+  case $n in mutool) key='mutool draw -F txt' ;; pypdf) key='pypdf (library)' ;; esac
+  row=$(readme_row "$key")
+  [ -n "$row" ] || continue
+  IFS='|' read -r k i d <<<"$row"
+  printf '  %-10s %-28s %-28s %s   (not installed: figures from pdf-real/README.md)\n' "$n" "$k" "$i" "$d"
 done

@@ -9,6 +9,7 @@ import (
 	pdferrors "github.com/klippa-app/go-pdfium/errors"
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/klippa-app/go-pdfium/responses"
 )
 
 // Document is what Parse read from a PDF.
@@ -169,8 +170,9 @@ func (e *engine) readPage(doc references.FPDF_DOCUMENT, i int, limit int, marked
 		p.Err = "loading page: " + err.Error()
 		return r
 	}
-	defer e.inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: loaded.Page})
-	ref := requests.Page{ByReference: &loaded.Page}
+	page := loaded.Page
+	defer func() { e.inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: page}) }()
+	ref := requests.Page{ByReference: &page}
 	if err := e.pageFacts(ref, p); err != nil {
 		p.Err = err.Error()
 		return r
@@ -181,15 +183,41 @@ func (e *engine) readPage(doc references.FPDF_DOCUMENT, i int, limit int, marked
 		return r
 	}
 	r.read = true
+	p.Links = e.links(doc, ref, m)
+	p.Annots = e.annotations(ref, m)
+	if len(p.Annots) > 0 {
+		page = e.flatten(doc, i, page)
+	}
 	p.Chars, r.total, err = e.chars(ref, m, limit, marked)
 	if err != nil {
 		p.Chars, r.charErr = []Char{}, err.Error()
 	}
-	p.Rects, p.Images = e.rects(loaded.Page, m)
-	p.Links = e.links(doc, ref, m)
-	p.Annots = e.annotations(ref, m)
+	p.Rects, p.Images = e.rects(page, m)
 	p.Tags, r.tagErr = e.tags(ref)
 	return r
+}
+
+// flatten draws the page's annotations into its content, as a viewer
+// shows them (those flagged hidden or not for view stay out), and returns
+// the page loaded again: the text of a form field's value, a stamp or a
+// free-text note is then read with the page's own, in drawing order after
+// it, and judged by the same hidden-text rules. The page's annotations
+// and links were read before. When flattening fails the page is kept as
+// it was.
+func (e *engine) flatten(doc references.FPDF_DOCUMENT, i int, page references.FPDF_PAGE) references.FPDF_PAGE {
+	f, err := e.inst.FPDFPage_Flatten(&requests.FPDFPage_Flatten{Page: requests.Page{ByReference: &page}, Usage: requests.FPDFPage_FlattenUsageNormalDisplay})
+	if err != nil || f.Result != responses.FPDFPage_FlattenResultSuccess {
+		return page
+	}
+	// PDFium applies a flattened page's new content when it is loaded again.
+	e.inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: page})
+	again, err := e.inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: i})
+	if err != nil {
+		// Cannot happen for a page just loaded; the caller closes the
+		// handle it gets back, which then is a closed one.
+		return page
+	}
+	return again.Page
 }
 
 func (e *engine) pageFacts(ref requests.Page, p *Page) error {

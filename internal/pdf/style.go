@@ -96,10 +96,22 @@ func (s *styler) style(i int, c *Char) {
 
 // boldName reports a font whose name says bold: PDFium estimates the
 // weight from the stem width (DejaVuSerif-Bold comes out 455) or does not
-// know it (the standard 14 fonts), so the name sets a floor of 700.
+// know it (the standard 14 fonts; TeX's Type 1 fonts come out 250), so
+// the name sets a floor of 700. TeX names its bold fonts by prefix
+// (Computer Modern CMBX10, the EC fonts SFBX1000 and ECBX1000) and
+// URW's Times bold is NimbusRomNo9L-Medi.
 func boldName(font string) bool {
 	f := strings.ToLower(font)
-	return strings.Contains(f, "bold") || strings.Contains(f, "black") || strings.Contains(f, "heavy")
+	if _, after, ok := strings.Cut(f, "+"); ok {
+		f = after // a subset's tag: ABCDEF+CMBX10
+	}
+	for _, p := range []string{"cmbx", "cmb10", "sfbx", "ecbx"} {
+		if strings.HasPrefix(f, p) {
+			return true
+		}
+	}
+	return strings.Contains(f, "bold") || strings.Contains(f, "black") || strings.Contains(f, "heavy") ||
+		strings.Contains(f, "demi") || strings.HasSuffix(f, "-medi") || strings.HasSuffix(f, "-mediital")
 }
 
 // continues reports whether b follows a on the same line within a quarter
