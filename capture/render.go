@@ -43,8 +43,6 @@ const (
 // DOM-quiet wait. It runs before any page script.
 const markMutations = `window.__sieveMut = 0; new MutationObserver(() => { window.__sieveMut = performance.now(); }).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});`
 
-const pollJS = `() => JSON.stringify([performance.now() - (window.__sieveMut || 0), document.body ? document.body.innerText.length : 0])`
-
 // pageRead is what one browser read returns.
 type pageRead struct {
 	status    int
@@ -554,7 +552,7 @@ func (br *Browser) setupTab(p *rod.Page) error {
 		func() error { return proto.EmulationSetLocaleOverride{Locale: o.Locale}.Call(p) },
 		func() error { return proto.EmulationSetTimezoneOverride{TimezoneID: o.Timezone}.Call(p) },
 		func() error {
-			_, err := p.EvalOnNewDocument(markMutations + "\n" + noServiceWorkers + "\n" + threeHook)
+			_, err := p.EvalOnNewDocument(markMutations + "\n" + markTimers + "\n" + noServiceWorkers + "\n" + threeHook)
 			return err
 		},
 		func() error { return proto.TargetActivateTarget{TargetID: p.TargetID}.Call(p.Browser()) },
@@ -565,57 +563,6 @@ func (br *Browser) setupTab(p *rod.Page) error {
 		}
 	}
 	return nil
-}
-
-// settle waits until the page has loaded and network and DOM have been
-// quiet for a while (longer while the page is still thin), at most
-// Settle after navigation started.
-func (br *Browser) settle(ctx context.Context, p *rod.Page, w *netWatch, start time.Time, settleCap time.Duration, r *Render) error {
-	first := -1
-	for {
-		loaded, netQuiet, crashed := w.state()
-		if crashed {
-			return errCrashed
-		}
-		domQuiet, text, err := poll(p)
-		if err != nil {
-			return fmt.Errorf("settle: %w", err)
-		}
-		if loaded && first < 0 {
-			first = text
-		}
-		quiet := min(netQuiet, domQuiet)
-		waited := time.Since(start)
-		switch {
-		case loaded && quiet >= quietFor && text >= thinText:
-			r.Settled = "quiet"
-		case loaded && quiet >= thinQuietFor && settleCap <= br.opts.Settle:
-			// (a second, longer read waits for text or the cap)
-			r.Settled = "thin_quiet"
-		case waited >= settleCap:
-			r.Settled = "cap"
-		}
-		if r.Settled != "" {
-			r.WaitedMS = waited.Milliseconds()
-			r.Hydrated = first >= 0 && text > first
-			return nil
-		}
-		if err := sleep(ctx, pollEvery); err != nil {
-			return fmt.Errorf("settle: %w", err)
-		}
-	}
-}
-
-func poll(p *rod.Page) (domQuiet time.Duration, text int, err error) {
-	res, err := p.Eval(pollJS)
-	if err != nil {
-		return 0, 0, err
-	}
-	var v [2]float64
-	if err := json.Unmarshal([]byte(res.Value.Str()), &v); err != nil {
-		return 0, 0, err
-	}
-	return time.Duration(v[0] * float64(time.Millisecond)), int(v[1]), nil
 }
 
 const scrollJS = `(step) => { if (step) window.scrollBy(0, window.innerHeight); const d = document.documentElement; return JSON.stringify([window.scrollY + window.innerHeight, Math.max(d.scrollHeight, document.body ? document.body.scrollHeight : 0)]); }`
@@ -644,7 +591,7 @@ func (br *Browser) sweep(ctx context.Context, p *rod.Page, w *netWatch, r *Rende
 			// has held (a page that fits the first screen settled already)
 			grew := false
 			if step > 0 {
-				if grew, err = heightGrows(ctx, p, height); err != nil {
+				if grew, err = heightGrows(ctx, p, w, height); err != nil {
 					return err
 				}
 			}
@@ -673,55 +620,6 @@ func scrollState(p *rod.Page) (at, height int, err error) {
 		return 0, 0, fmt.Errorf("sweep: %w", err)
 	}
 	return int(v[0]), int(v[1]), nil
-}
-
-// bottomHold is how long the page height must hold at the bottom.
-const bottomHold = 1200 * time.Millisecond
-
-// heightGrows waits up to bottomHold for the page to grow past height.
-func heightGrows(ctx context.Context, p *rod.Page, height int) (bool, error) {
-	end := time.Now().Add(bottomHold)
-	for time.Now().Before(end) {
-		if err := sleep(ctx, pollEvery); err != nil {
-			return false, err
-		}
-		_, h, err := scrollState(p)
-		if err != nil {
-			return false, err
-		}
-		if h > height+2 {
-			return true, nil
-		}
-	}
-	return false, nil
-}
-
-// stepSettle waits, after a scroll step, until the network and the DOM
-// have been quiet for a while since the scroll (infinite lists fetch and
-// append here), at most sweepSettle.
-func stepSettle(ctx context.Context, p *rod.Page, w *netWatch) error {
-	scrolled := time.Now()
-	end := scrolled.Add(sweepSettle)
-	if err := sleep(ctx, 150*time.Millisecond); err != nil {
-		return err
-	}
-	for time.Now().Before(end) {
-		_, netQuiet, crashed := w.state()
-		if crashed {
-			return errCrashed
-		}
-		domQuiet, _, err := poll(p)
-		if err != nil {
-			return fmt.Errorf("sweep: %w", err)
-		}
-		if min(netQuiet, domQuiet, time.Since(scrolled)) >= 400*time.Millisecond {
-			return nil
-		}
-		if err := sleep(ctx, pollEvery); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // walkOut is the walker's JSON.

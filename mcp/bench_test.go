@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -215,6 +217,68 @@ func warm(b *testing.B, rows []sized) {
 		if _, err := sizesSess.srv.store.record(r.artifact); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkMCPDistillLatency: distill over MCP (in-memory transport) on a
+// static page, a render-tier page and a PDF (local files), from a server
+// started warm as `sieve mcp` starts (Options.Warm: the browser and the PDF
+// engine are up before the first call and kept). It reports the p50 and
+// p95 of the timed calls and the first call's latency, which on a warm
+// server costs the page, not a start.
+func BenchmarkMCPDistillLatency(b *testing.B) {
+	dir := b.TempDir()
+	article := `<!doctype html><html lang="en"><head><title>Latency</title></head><body><main><h1>Latency</h1>` +
+		strings.Repeat(`<p>A paragraph of an article that an agent distills over MCP, long enough to be read as one.</p>`, 12) + `</main></body></html>`
+	page := filepath.Join(dir, "page.html")
+	if err := os.WriteFile(page, []byte(article), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	pdfPath, err := filepath.Abs(filepath.Join("..", "internal", "pdf", "pdftest", "testdata", "article.pdf"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := capture.DefaultOptions()
+	o.Tier = capture.TierRender
+	sess := connectBench(b, Options{Capture: o, AllowPaths: true, Store: filepath.Join(dir, "store"), Warm: true})
+	defer sess.srv.Close()
+	sess.srv.warmed.Wait() // a server that has been up a moment
+	cases := []struct{ name, path, tier string }{
+		{"static", page, capture.TierStatic},
+		{"render", page, capture.TierRender},
+		{"pdf", pdfPath, capture.TierStatic},
+	}
+	for _, c := range cases {
+		var first time.Duration // the server's first call of this kind
+		b.Run(c.name, func(b *testing.B) {
+			if c.tier == capture.TierRender {
+				if _, err := exec.LookPath(capture.DefaultChromium); err != nil {
+					b.Skip("no Chromium at " + capture.DefaultChromium)
+				}
+			}
+			call := func() time.Duration {
+				start := time.Now()
+				res, err := sess.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "distill",
+					Arguments: map[string]any{"path": c.path, "tier": c.tier}})
+				if err != nil || res.IsError {
+					b.Fatalf("distill %s (%s): %v %+v", c.path, c.tier, err, res)
+				}
+				return time.Since(start)
+			}
+			if d := call(); first == 0 {
+				first = d
+			}
+			took := make([]int, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				took = append(took, int(call().Microseconds()))
+			}
+			b.StopTimer()
+			sort.Ints(took)
+			b.ReportMetric(float64(took[len(took)/2])/1000, "p50-ms")
+			b.ReportMetric(float64(took[min(len(took)-1, len(took)*95/100)])/1000, "p95-ms")
+			b.ReportMetric(float64(first.Microseconds())/1000, "first-ms")
+		})
 	}
 }
 

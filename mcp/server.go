@@ -25,6 +25,7 @@ import (
 
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/internal/pdf"
 	"github.com/sieve-dev/sieve/internal/version"
 	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/verify"
@@ -53,6 +54,11 @@ type Options struct {
 	// Log gets one line per tool call that failed or was cancelled; nil
 	// logs nothing.
 	Log io.Writer
+	// Warm starts, in the background as the server starts, what a first
+	// distill would otherwise wait for: the browser of the default tier
+	// (unless it is static) and the PDF engine. Both are kept for the
+	// server's life, so every distill costs its page, not a start.
+	Warm bool
 }
 
 // Server is the sieve MCP server.
@@ -66,6 +72,8 @@ type Server struct {
 	capturers  map[string]*capture.Capturer // by tier, made on first use
 	registered map[string]bool              // artifact keys exposed as resources
 	reports    map[string]*verify.Report    // the last verification report by artifact, for get_crop
+	closed     bool                         // Close ran: no capturer is made any more
+	warmed     sync.WaitGroup               // the browser's warm start (Options.Warm), waited for by Close
 }
 
 // instructions is what the server tells a client at initialization.
@@ -121,7 +129,24 @@ func New(opts Options) (*Server, error) {
 	})
 	s.addTools()
 	s.addResources()
+	if opts.Warm {
+		s.warmed.Add(1)
+		go s.warm()
+		go pdf.Warm() // the process's engine; a failure is the first PDF's to report
+	}
 	return s, nil
+}
+
+// warm starts the default tier's browser (Options.Warm). A failure is not
+// reported here: the first distill that needs it reports it as it would
+// without a warm start.
+func (s *Server) warm() {
+	defer s.warmed.Done()
+	if tier := s.opts.Capture.Tier; tier != "" && tier != capture.TierStatic {
+		if c, err := s.capturer(tier); err == nil && c.Browser() != nil {
+			_ = c.Browser().Start()
+		}
+	}
 }
 
 // MCP is the SDK server, to run on a transport.
@@ -129,8 +154,10 @@ func (s *Server) MCP() *mcp.Server { return s.srv }
 
 // Close stops the capturers (and their browsers).
 func (s *Server) Close() {
+	s.warmed.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.closed = true
 	for _, c := range s.capturers {
 		c.Close()
 	}
@@ -144,6 +171,9 @@ func (s *Server) capturer(tier string) (*capture.Capturer, error) {
 	defer s.mu.Unlock()
 	if c, ok := s.capturers[tier]; ok {
 		return c, nil
+	}
+	if s.closed {
+		return nil, internalf("the server is closing")
 	}
 	o := s.opts.Capture
 	o.Tier = tier

@@ -12,7 +12,9 @@
 # lazy-loading and a dialog page, read as local files (no network at all)
 # STAB_RUNS times at --concurrency 4: how many pages gave the same outcome
 # and block count in every run, and the peak tree memory against the
-# documented --browser-memory-mb budget.
+# documented --browser-memory-mb budget. CONCURRENCIES picks the levels
+# ("1 2 4"); BASE_BIN, an earlier build's bin directory, is timed at
+# --concurrency 1 in the same run for a before/after ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-$PWD/bin}
@@ -98,12 +100,12 @@ tree_mem() {
   echo "$rss $pss"
 }
 
-# capture C: sieve-capture --tier render at concurrency C over the page
-# set; prints "seconds rendered peak_rss_kb peak_pss_kb".
+# capture C [BINDIR]: sieve-capture --tier render at concurrency C over the
+# page set; prints "seconds rendered peak_rss_kb peak_pss_kb".
 capture() {
-  local c=$1 start end peak_rss=0 peak_pss=0 cpid m
+  local c=$1 bin=${2:-$BIN} start end peak_rss=0 peak_pss=0 cpid m
   start=$(date +%s.%N)
-  "$BIN/sieve-capture" --tier render --allow-private --concurrency "$c" --per-host 8 \
+  "$bin/sieve-capture" --tier render --allow-private --concurrency "$c" --per-host 8 \
     <"$work/urls" >"$work/cap-$c.jsonl" &
   cpid=$!
   while kill -0 "$cpid" 2>/dev/null; do
@@ -138,7 +140,7 @@ serve
 pages=$(wc -l <"$work/urls")
 echo "render tier over $pages local pages ($((pages - GEN)) sample-site pages + $GEN generated), $(nproc) cores, $("$CHROMIUM" --version 2>/dev/null | head -n1)"
 declare -A secs=()
-for c in 1 2 4; do
+for c in ${CONCURRENCIES:-1 2 4}; do
   read -r s rendered rss pss < <(capture "$c")
   secs[$c]=$s
   awk -v c="$c" -v s="$s" -v n="$pages" -v r="$rendered" -v rss="$rss" -v pss="$pss" 'BEGIN {
@@ -147,9 +149,17 @@ for c in 1 2 4; do
 done
 dd=$(dumpdom)
 ok=$(grep -lc '<body' "$work"/dd-*.html 2>/dev/null | wc -l)
-awk -v d="$dd" -v n="$pages" -v ok="$ok" -v s1="${secs[1]}" -v s4="${secs[4]}" 'BEGIN {
+awk -v d="$dd" -v n="$pages" -v ok="$ok" -v s1="${secs[1]:-0}" -v s4="${secs[4]:-0}" 'BEGIN {
   printf "chromium --headless --dump-dom, one browser per page: %5.2f pages/s (%d pages, %d dumped, %.1f s)\n", n / d, n, ok, d
   printf "capture overhead (time per page, sieve / dump-dom): %.2fx at --concurrency 1, %.2fx at --concurrency 4\n", s1 / d, s4 / d }'
+
+# BASE_BIN, when set, is an earlier build timed at --concurrency 1 in the
+# same run (before/after).
+if [ -n "${BASE_BIN:-}" ]; then
+  read -r bs _ _ _ < <(capture 1 "$BASE_BIN")
+  awk -v b="$bs" -v s="${secs[1]:-0}" -v d="$dd" -v n="$pages" 'BEGIN {
+    printf "baseline %s at --concurrency 1: %5.2f pages/s (%.1f s), %.2fx dump-dom; this build / baseline: %.2fx the time\n", ENVIRON["BASE_BIN"], n / b, b, b / d, s / b }'
+fi
 
 # stability: the same pages, STAB_RUNS times at --concurrency 4.
 stab_pages() {

@@ -7,6 +7,9 @@
 # `sieve --version`. Runs alternate between the systems ROUNDS times; each
 # figure is the median round's wall time and CPU time (user+sys of every
 # process) per page. CPU time is the steadier figure on a loaded machine.
+# `sieve --version` is also set against a Go hello-world (the floor of any
+# Go process), and BASE_BIN, an earlier build's bin directory, is timed in
+# the same rounds for before/after ratios (issue 27).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-$PWD/bin}
@@ -32,6 +35,9 @@ done
 ls "$work"/pages/*.html >"$work/list"
 pages=$(wc -l <"$work/list")
 printf '<!doctype html><title>Tiny</title><p>Hello, world.</p>\n' >"$work/tiny.html"
+# a Go hello-world: the floor of any Go process on this machine
+printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$work/hello.go"
+(cd "$work" && GO111MODULE=off go build -o hello hello.go)
 
 # each NAME N CMD...: run CMD with each page (or N times when the list is
 # "-") one process at a time; append "wall cpu" in seconds to $work/NAME.
@@ -53,6 +59,11 @@ for _ in $(seq "$ROUNDS"); do
   each readability "$work/list" "$peer" --text --force
   each tiny - "$BIN/sieve" distill -q --format text "$work/tiny.html"
   each version - "$BIN/sieve" --version
+  each gover - "$work/hello"
+  if [ -n "${BASE_BIN:-}" ]; then
+    each base "$work/list" "$BASE_BIN/sieve" distill -q --format text
+    each baseversion - "$BASE_BIN/sieve" --version
+  fi
 done
 
 # median NAME COLUMN N: the median round's figure per process, in ms.
@@ -70,3 +81,9 @@ report() { # report LABEL A B N: A vs B per process, wall and CPU
 echo "one process per page, median of $ROUNDS rounds, load $(cut -d' ' -f1-3 /proc/loadavg)"
 report "scrapinghub ($pages pages), per page:" sieve readability "$pages"
 report "tiny page ($TINY_RUNS runs), per process:" tiny version "$TINY_RUNS"
+report "sieve --version ($TINY_RUNS runs), per process:" version gover "$TINY_RUNS"
+if [ -n "${BASE_BIN:-}" ]; then
+  report "baseline $BASE_BIN, scrapinghub per page:" base readability "$pages"
+  report "this build / baseline, scrapinghub per page:" sieve base "$pages"
+  report "this build / baseline, sieve --version:" version baseversion "$TINY_RUNS"
+fi

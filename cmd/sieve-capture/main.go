@@ -6,6 +6,7 @@ import (
 
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/internal/cliutil"
+	_ "github.com/sieve-dev/sieve/internal/codec/withsonic" // long streams move to sonic
 )
 
 func main() {

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/sieve-dev/sieve/internal/cliutil"
+	_ "github.com/sieve-dev/sieve/internal/codec/withsonic" // long streams move to sonic
 	"github.com/sieve-dev/sieve/render"
 )
 

@@ -16,22 +16,23 @@ type inner struct {
 }
 
 type outer struct {
-	Record  string            `json:"record"`
-	Name    string            `json:"name,omitempty"`
-	N       int               `json:"n"`
-	F       float64           `json:"f"`
-	Ptr     *inner            `json:"ptr"`
-	NilPtr  *inner            `json:"nil_ptr"`
-	OmitPtr *inner            `json:"omit_ptr,omitempty"`
-	Inner   inner             `json:"inner"`
-	Slice   []inner           `json:"slice"`
-	NilList []string          `json:"nil_list"`
-	Empty   []string          `json:"empty,omitempty"`
-	Raw     json.RawMessage   `json:"raw,omitempty"`
-	Any     any               `json:"any"`
-	Counts  map[string]int    `json:"counts"`
-	ByID    map[int]string    `json:"by_id"`
-	skipped string            //nolint:unused // unexported: never encoded
+	Record  string          `json:"record"`
+	Name    string          `json:"name,omitempty"`
+	N       int             `json:"n"`
+	F       float64         `json:"f"`
+	Ptr     *inner          `json:"ptr"`
+	NilPtr  *inner          `json:"nil_ptr"`
+	OmitPtr *inner          `json:"omit_ptr,omitempty"`
+	Inner   inner           `json:"inner"`
+	Slice   []inner         `json:"slice"`
+	NilList []string        `json:"nil_list"`
+	Empty   []string        `json:"empty,omitempty"`
+	Raw     json.RawMessage `json:"raw,omitempty"`
+	Any     any             `json:"any"`
+	Counts  map[string]int  `json:"counts"`
+	ByID    map[int]string  `json:"by_id"`
+	//lint:ignore U1000 unexported on purpose: never encoded
+	skipped string
 	Ignored string            `json:"-"`
 	Tags    map[string]*inner `json:"tags,omitempty"`
 }
