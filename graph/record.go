@@ -18,7 +18,12 @@ type Record struct {
 	Title         string  `json:"title"`
 	Summary       string  `json:"summary"`
 	Lang          string  `json:"lang,omitempty"`
-	ContentHash   string  `json:"content_hash"`
+	// Byline and Published are who wrote the page and when it was
+	// published, as its own metadata declares them (pageByline); never
+	// guessed, absent when not declared. Not part of content_hash.
+	Byline      string `json:"byline,omitempty"`
+	Published   string `json:"published,omitempty"` // RFC 3339, or YYYY-MM-DD when the page gives no zone
+	ContentHash string `json:"content_hash"`
 	// SourceFingerprint is the capture's: "sha256:<hex>" over the served
 	// body bytes (after content decoding, before transcoding). Absent when
 	// no body was received. Not part of content_hash.
@@ -295,6 +300,6 @@ type Media struct {
 // order. manifest.json never carries the page body.
 var ManifestKeys = []string{
 	"schema_version", "outcome", "url", "final_url", "title", "summary", "lang",
-	"content_hash", "distilled_at", "sections", "counts", "stats", "audit",
+	"byline", "published", "content_hash", "distilled_at", "sections", "counts", "stats", "audit",
 	"provenance", "gaps", "guidance",
 }

@@ -43,6 +43,10 @@ const (
 var metaKeys = map[string]bool{
 	"description": true, "keywords": true, "author": true, "robots": true,
 	"generator": true, "refresh": true,
+	// who wrote the page and when (graph's byline and published date)
+	"dc.creator": true, "dcterms.creator": true, "citation_author": true,
+	"citation_publication_date": true, "citation_date": true, "dc.date": true, "dc.date.issued": true,
+	"dcterms.date": true, "dcterms.issued": true, "dcterms.created": true, "date": true,
 }
 
 func (w *walker) script(n *html.Node) {

@@ -36,6 +36,9 @@ func HTML(rec *graph.Record) []byte {
 	}
 	h.line("<main>")
 	h.line("<h1>" + esc(titleOr(rec.Title)) + "</h1>")
+	if c := credit(rec); c != "" {
+		h.line(`<p class="byline">` + esc(oneLine(c)) + "</p>")
+	}
 	if v.summary != "" {
 		h.line(`<p class="summary">` + escText(v.summary) + "</p>")
 	}

@@ -26,6 +26,9 @@ func Markdown(rec *graph.Record) []byte {
 		m.banner(rec.Outcome, rec.PDF != nil)
 	}
 	m.para("# " + headingText(titleOr(rec.Title)))
+	if c := credit(rec); c != "" {
+		m.para(escapeMarkdown(oneLine(c), mdLineStart))
+	}
 	if v.summary != "" {
 		m.para(escapeLines(v.summary))
 	}
@@ -65,7 +68,12 @@ func (m *mdWriter) frontMatter(rec *graph.Record) {
 		{"reached_bottom", nullable(optBool(a.ReachedBottom))},
 		{"content_hash", yamlString(rec.ContentHash)},
 		{"title", yamlString(rec.Title)},
+		{"byline", yamlString(rec.Byline)},
+		{"published", yamlString(rec.Published)},
 	} {
+		if (kv[0] == "byline" || kv[0] == "published") && kv[1] == yamlString("") {
+			continue // declared by the page or absent
+		}
 		m.WriteString(kv[0] + ": " + kv[1] + "\n")
 	}
 	m.WriteString("---\n\n")

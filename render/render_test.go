@@ -240,6 +240,7 @@ func TestLatentAndChromeNeverRendered(t *testing.T) {
 
 func TestManifestNeverCarriesBody(t *testing.T) {
 	rec := sampleRecord(t)
+	rec.Byline, rec.Published = "A. Writer", "2024-05-01" // every manifest key present
 	m, c, err := jsonFiles(rec)
 	if err != nil {
 		t.Fatal(err)

@@ -171,6 +171,21 @@ func contentBlocks(all []graph.Block) []graph.Block {
 	return out
 }
 
+// credit is the line under the title naming the page's declared author
+// and publication date ("By A. Writer · 2024-05-01"), "" when it declares
+// neither.
+func credit(rec *graph.Record) string {
+	switch {
+	case rec.Byline != "" && rec.Published != "":
+		return "By " + rec.Byline + " · " + rec.Published
+	case rec.Byline != "":
+		return "By " + rec.Byline
+	case rec.Published != "":
+		return "Published " + rec.Published
+	}
+	return ""
+}
+
 // shownSummary is the summary the renderings show under the title: none
 // when it is the opening of a content paragraph, which follows anyway, so
 // that an agent is not handed the same sentences twice.
