@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sieve-dev/sieve/evidence/eef"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/codec"
@@ -57,20 +58,20 @@ func boxed(rec *graph.Record) *graph.Record {
 }
 
 // sources loads one source per adapter, and a boxed native document.
-func sources(t *testing.T) map[string]verify.GroundingSource {
+func sources(t *testing.T) map[string]ground.Source {
 	t.Helper()
 	docs := graphOf(t, "../render/testdata/docs.graph.json")
-	out := map[string]verify.GroundingSource{}
-	for name, load := range map[string]func() (verify.GroundingSource, error){
-		verify.FormatGraph: func() (verify.GroundingSource, error) {
-			return verify.Load(verify.FormatAuto, read(t, "../render/testdata/docs.graph.json"))
+	out := map[string]ground.Source{}
+	for name, load := range map[string]func() (ground.Source, error){
+		ground.FormatGraph: func() (ground.Source, error) {
+			return ground.Load(ground.FormatAuto, read(t, "../render/testdata/docs.graph.json"))
 		},
-		verify.FormatEthos: func() (verify.GroundingSource, error) { return verify.Load(verify.FormatAuto, ethosOf(t, docs)) },
-		verify.FormatOpenDataLoader: func() (verify.GroundingSource, error) {
-			return verify.Load(verify.FormatOpenDataLoader, read(t, "../verify/testdata/odl.json"))
+		ground.FormatEthos: func() (ground.Source, error) { return ground.Load(ground.FormatAuto, ethosOf(t, docs)) },
+		ground.FormatOpenDataLoader: func() (ground.Source, error) {
+			return ground.Load(ground.FormatOpenDataLoader, read(t, "../verify/testdata/odl.json"))
 		},
-		"boxed": func() (verify.GroundingSource, error) {
-			return verify.Load(verify.FormatEthos, ethosOf(t, boxed(docs)))
+		"boxed": func() (ground.Source, error) {
+			return ground.Load(ground.FormatEthos, ethosOf(t, boxed(docs)))
 		},
 	} {
 		s, err := load()
@@ -159,7 +160,7 @@ func TestContract(t *testing.T) {
 	}
 }
 
-func ifFP(s verify.GroundingSource, yes, no string) string {
+func ifFP(s ground.Source, yes, no string) string {
 	if s.DocumentFingerprint() != "" {
 		return yes
 	}
@@ -196,7 +197,7 @@ func TestBoxedRegions(t *testing.T) {
 }
 
 func TestLatentTextIsNotBound(t *testing.T) {
-	s, err := verify.Load(verify.FormatAuto, read(t, "../render/testdata/hidden.graph.json"))
+	s, err := ground.Load(ground.FormatAuto, read(t, "../render/testdata/hidden.graph.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +214,7 @@ func TestLatentTextIsNotBound(t *testing.T) {
 // into hidden ones is not bound, and the hidden fragment its reason quotes
 // carries the trust marker inline.
 func TestLatentPartCarriesTrustMarker(t *testing.T) {
-	s, err := verify.Load(verify.FormatAuto, read(t, "../render/testdata/hidden.graph.json"))
+	s, err := ground.Load(ground.FormatAuto, read(t, "../render/testdata/hidden.graph.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +227,7 @@ func TestLatentPartCarriesTrustMarker(t *testing.T) {
 }
 
 func TestStaleRequest(t *testing.T) {
-	s := sources(t)[verify.FormatEthos]
+	s := sources(t)[ground.FormatEthos]
 	other := "sha256:" + strings.Repeat("a", 64)
 	r := Run(s, Request{DocumentFingerprint: other, EvidenceRefs: []Ref{
 		{EvidenceID: "a", Kind: KindPage, PageRef: "p0001"},

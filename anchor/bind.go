@@ -2,7 +2,6 @@ package anchor
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/sieve-dev/sieve/evidence/ground"
 )
@@ -214,13 +213,7 @@ func (a *Anchorer) elementsBinding(first, last int, withBox bool) *Binding {
 	els := a.v.Source().Elements()
 	p, _ := a.v.Page(els[first].PageRef)
 	b := a.pageBinding(p)
-	var texts []string
-	for i := first; i <= last; i++ {
-		b.ElementRefs = append(b.ElementRefs, els[i].ID)
-		b.NativeRefs = append(b.NativeRefs, els[i].NativeID)
-		texts = append(texts, els[i].Text)
-	}
-	b.Text = strings.Join(texts, "\n")
+	b.ElementRefs, b.NativeRefs, b.Text = ground.Refs(els[first : last+1])
 	if withBox {
 		if u, ok := union(els[first : last+1]); ok {
 			b.BBox = fromBox(u)

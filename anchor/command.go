@@ -1,17 +1,14 @@
 package anchor
 
 import (
-	"context"
 	"fmt"
 	"os"
 
-	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v2"
 
 	"github.com/sieve-dev/sieve/evidence/evcmd"
 	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/cliutil"
-	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"
 	"github.com/sieve-dev/sieve/internal/record"
 )
@@ -100,23 +97,10 @@ func FilterCommand() *cli.Command {
 		UsageText: "sieve-anchor --graph FILE [--grounding FORMAT] < evidence_refs.jsonl > anchors.jsonl",
 		Description: "Each input line is one evidence ref (the objects of an evidence anchor request's\n" +
 			"evidence_refs). A malformed line becomes an error record and the exit status is 1.",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "graph", Usage: "grounding source `FILE`: graph records, content.json or document.ethos.json"},
-			&cli.StringFlag{Name: "grounding", Value: ground.FormatAuto, Usage: "source `FORMAT`"},
-		},
+		Flags: evcmd.FilterFlags(),
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 || c.String("graph") == "" {
-				return cliutil.Usagef("sieve-anchor reads evidence refs on stdin and needs --graph FILE")
-			}
-			if err := evcmd.CheckFormat(c.String("grounding")); err != nil {
-				return err
-			}
-			src, err := evcmd.LoadFile(c.String("grounding"), c.String("graph"))
-			if err != nil {
-				return err
-			}
-			_, err = jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), Stage(New(src)))
-			return err
+			return evcmd.RunFilter(c, "sieve-anchor reads evidence refs on stdin and needs --graph FILE",
+				func(src ground.Source) jsonl.Stage { return Stage(New(src)) })
 		},
 	}
 }
@@ -130,22 +114,11 @@ var refKeys = record.FieldsOf[Ref]()
 // of any other kind passes through byte for byte. Fields a ref does not
 // define are carried onto its anchor record.
 func Stage(a *Anchorer) jsonl.Stage {
-	return jsonl.Stage{
-		Name: "anchor",
-		Raw:  true,
-		Transform: func(_ context.Context, line []byte) ([]byte, error) {
-			if k := record.Kind(line); k != "" && k != "evidence_ref" && gjson.ValidBytes(line) {
-				return line, nil
-			}
-			ref, err := ParseRefLine(line)
-			if err != nil {
-				return nil, fmt.Errorf("not an evidence ref: %w", err)
-			}
-			out, err := codec.Marshal(AnchorRecord{Record: record.KindAnchor, SchemaVersion: record.SchemaVersion, Anchor: a.Anchor(ref, "", "")})
-			if err != nil {
-				return nil, err
-			}
-			return record.Passthrough(out, line, refKeys), nil
-		},
-	}
+	return evcmd.LineStage("anchor", "evidence_ref", refKeys, func(line []byte) (any, error) {
+		ref, err := ParseRefLine(line)
+		if err != nil {
+			return nil, fmt.Errorf("not an evidence ref: %w", err)
+		}
+		return AnchorRecord{Record: record.KindAnchor, SchemaVersion: record.SchemaVersion, Anchor: a.Anchor(ref, "", "")}, nil
+	})
 }

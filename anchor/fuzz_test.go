@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/sieve-dev/sieve/verify"
+	"github.com/sieve-dev/sieve/evidence/ground"
 )
 
 // FuzzParseRequest: whatever the request file holds, parsing never panics,
@@ -19,7 +19,7 @@ func FuzzParseRequest(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	src, err := verify.Load(verify.FormatAuto, b)
+	src, err := ground.Load(ground.FormatAuto, b)
 	if err != nil {
 		f.Fatal(err)
 	}

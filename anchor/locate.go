@@ -44,12 +44,7 @@ func (a *Anchorer) cells(r Ref) (ground.Table, []ground.Cell, *Anchor) {
 		an := result(StatusNotFound, "", MethodTableCell, fmt.Sprintf("table %q is not a table of the source", r.TableRef), nil)
 		return t, nil, &an
 	}
-	var out []ground.Cell
-	for _, c := range t.Cells {
-		if (r.Row == nil || c.Row == *r.Row) && (r.Column == nil || c.Column == *r.Column) {
-			out = append(out, c)
-		}
-	}
+	out := ground.CellsAt(t, r.Row, r.Column)
 	if len(out) == 0 {
 		an := result(StatusNotFound, "", MethodTableCell, fmt.Sprintf("table %s has no %s: the locator names nothing", t.ID, cellName(r.Row, r.Column)), nil)
 		return t, nil, &an
@@ -57,15 +52,13 @@ func (a *Anchorer) cells(r Ref) (ground.Table, []ground.Cell, *Anchor) {
 	return t, out, nil
 }
 
-// cellName names a row, a column or a cell for reasons.
+// cellName names a row, a column or a cell for reasons (a cell as "cell
+// at row 2, column 1": the anchor report's words since its first golden).
 func cellName(row, column *int) string {
-	switch {
-	case column == nil:
-		return fmt.Sprintf("row %d", *row)
-	case row == nil:
-		return fmt.Sprintf("column %d", *column)
+	if row != nil && column != nil {
+		return "cell at " + ground.CellName(row, column)
 	}
-	return fmt.Sprintf("cell at row %d, column %d", *row, *column)
+	return ground.CellName(row, column)
 }
 
 // findInCells finds r.Text in one of the located cells of table t (as a

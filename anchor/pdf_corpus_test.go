@@ -7,13 +7,13 @@ import (
 
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/evidence/eef"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
 	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/schemas"
-	"github.com/sieve-dev/sieve/verify"
 )
 
 // TestPDFCorpusEvidence: every real-world sample PDF gives an EEF bundle
@@ -60,14 +60,14 @@ func checkCorpusBundle(t *testing.T, name string, rec *graph.Record) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := verify.FromEthos(doc); err != nil {
+	if _, err := ground.FromEthos(doc); err != nil {
 		t.Errorf("%s: document.ethos.json is no valid grounding source: %v", name, err)
 	}
 	line, err := codec.Marshal(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := verify.FromGraph(line); err != nil {
+	if _, err := ground.FromGraph(line); err != nil {
 		t.Errorf("%s: the graph is no valid grounding source: %v", name, err)
 	}
 }

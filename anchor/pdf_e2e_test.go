@@ -10,6 +10,7 @@ import (
 
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/evidence/eef"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
@@ -20,7 +21,7 @@ import (
 
 // distilPDF runs a generated PDF through the real chain: capture (the
 // embedded PDFium), normalize, graph and the EEF bundle.
-func distilPDF(t *testing.T, doc pdftest.Doc) (*capture.Record, *graph.Record, *eef.Bundle, verify.GroundingSource) {
+func distilPDF(t *testing.T, doc pdftest.Doc) (*capture.Record, *graph.Record, *eef.Bundle, ground.Source) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), doc.Name+".pdf")
 	if err := os.WriteFile(path, doc.PDF, 0o644); err != nil {
@@ -54,7 +55,7 @@ func distilPDF(t *testing.T, doc pdftest.Doc) (*capture.Record, *graph.Record, *
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := verify.FromEthos(raw)
+	src, err := ground.FromEthos(raw)
 	if err != nil {
 		t.Fatalf("%s: the bundle is not a valid grounding source: %v", doc.Name, err)
 	}
@@ -131,7 +132,7 @@ func TestPDFEndToEndTable(t *testing.T) {
 
 // checkRuledCell: the cell "15" of the ruled table has a box on the words
 // fpdf drew, and table_cell claims and refs bind to it.
-func checkRuledCell(t *testing.T, p eef.Payload, src verify.GroundingSource) {
+func checkRuledCell(t *testing.T, p eef.Payload, src ground.Source) {
 	t.Helper()
 	if len(p.Tables) != 1 {
 		t.Fatalf("tables %+v", p.Tables)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/normalize"
@@ -17,22 +18,22 @@ import (
 // pdfSources are graph's hand-built three-page PDF report through the
 // graph adapter and the native document: real page sizes, page-local
 // boxes in points.
-func pdfSources(t *testing.T) map[string]verify.GroundingSource {
+func pdfSources(t *testing.T) map[string]ground.Source {
 	t.Helper()
 	rec := pdfRecord(t)
 	line, err := codec.Marshal(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := verify.FromGraph(line)
+	g, err := ground.FromGraph(line)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := verify.FromEthos(ethosOf(t, rec))
+	e, err := ground.FromEthos(ethosOf(t, rec))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return map[string]verify.GroundingSource{"graph": g, "ethos": e}
+	return map[string]ground.Source{"graph": g, "ethos": e}
 }
 
 // pdfRecord is the fixture's graph record.

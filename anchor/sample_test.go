@@ -10,11 +10,11 @@ import (
 	"testing"
 
 	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/sample"
 	"github.com/sieve-dev/sieve/normalize"
-	"github.com/sieve-dev/sieve/verify"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden reports")
@@ -50,7 +50,7 @@ func distillDocs(t *testing.T) []byte {
 // TestSampleRequest: the anchor request over the sample docs page covers
 // every evidence kind and status; the report is golden.
 func TestSampleRequest(t *testing.T) {
-	src, err := verify.FromGraph(distillDocs(t))
+	src, err := ground.FromGraph(distillDocs(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,18 +129,6 @@ func (p *policyProxy) Unlisted() int {
 	return p.extra
 }
 
-// reasonFor is the refusal reason of url, if the proxy refused it.
-func (p *policyProxy) reasonFor(url string) string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, r := range p.log {
-		if r.URL == url {
-			return r.Reason
-		}
-	}
-	return ""
-}
-
 // dialChecked dials through the policy, or refuses everything.
 func (p *policyProxy) dialChecked(ctx context.Context, network, addr string) (net.Conn, error) {
 	if p.deny != "" {

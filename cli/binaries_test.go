@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/sieve-dev/sieve/internal/cliutil"
 )
 
@@ -94,4 +96,33 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestStages: cliutil.Stages, the one table of what wrap does for a
+// command by its name (--fail-on, the stdin hint), has a row for every
+// binary's command, and every row names a command of sieve or of a binary:
+// a binary added without its row, or a row whose command is gone or
+// renamed, fails here.
+func TestStages(t *testing.T) {
+	known := map[string]bool{}
+	var walk func([]*cli.Command)
+	walk = func(cmds []*cli.Command) {
+		for _, c := range cmds {
+			known[c.Name] = true
+			walk(c.Subcommands)
+		}
+	}
+	walk(Command().Subcommands)
+	for name, cmd := range Binaries() {
+		c := cmd()
+		known[c.Name] = true
+		if _, ok := cliutil.Stages[c.Name]; !ok {
+			t.Errorf("%s: its command %q has no row in cliutil.Stages (an empty row says it takes no --fail-on and no stdin hint)", name, c.Name)
+		}
+	}
+	for name, s := range cliutil.Stages {
+		if !known[name] {
+			t.Errorf("cliutil.Stages has a row for %q (%+v), no command of sieve or of a binary", name, s)
+		}
+	}
 }

@@ -30,7 +30,8 @@ var layers = [][]string{
 	{"evidence"},
 	{"render"},
 	{"verify"},
-	{"anchor", "crop", "diff"},
+	{"anchor", "crop"},
+	{"diff"}, // carries evidence-anchor refs to a page's new read: above anchor
 	{"distill", "bench"},
 	{"frontier"},
 	{"mcp"},
@@ -127,6 +128,7 @@ func TestUpwardImportFails(t *testing.T) {
 // goList lists every package of the module with its imports.
 func goList(t *testing.T) []listed {
 	t.Helper()
+	//lint:ignore SA1019 a test binary runs where it was built: GOROOT is the go that built it, also when PATH has none
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if _, err := exec.LookPath(goBin); err != nil {
 		goBin = "go"

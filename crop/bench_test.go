@@ -9,6 +9,7 @@ import (
 	"github.com/go-pdf/fpdf"
 
 	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/verify"
 )
 
@@ -36,7 +37,7 @@ func longPDF(b *testing.B, pages, perPage int) ([]byte, []string) {
 }
 
 // benchMake times Make (pixels, PNG encoding) and reports crops/s.
-func benchMake(b *testing.B, src verify.GroundingSource, r verify.Report, ras Raster, opts Options) {
+func benchMake(b *testing.B, src ground.Source, r verify.Report, ras Raster, opts Options) {
 	targets := Targets(src, &r)
 	b.ResetTimer()
 	n := 0

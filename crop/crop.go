@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/verify"
 )
@@ -97,7 +98,7 @@ type Target struct {
 	CheckIDs    []string
 	EvidenceIDs []string // anchor reports: the evidence refs bound to the box
 	PageRef     string
-	BBox        *verify.Box // nil: the source has no box for the evidence
+	BBox        *ground.Box // nil: the source has no box for the evidence
 	Text        string      // the cited text the box was built from
 	Reason      string      // why there is no box, when BBox is nil
 }
@@ -123,7 +124,7 @@ func CitesOf(r *verify.Report) []Cite {
 }
 
 // Targets are the grounded checks of r as boxes on pages (TargetsOf).
-func Targets(src verify.GroundingSource, r *verify.Report) []Target {
+func Targets(src ground.Source, r *verify.Report) []Target {
 	return TargetsOf(src, CitesOf(r))
 }
 
@@ -131,8 +132,8 @@ func Targets(src verify.GroundingSource, r *verify.Report) []Target {
 // evidence box (a table cell, a region, an anchor's binding) or the union of
 // its cited elements' boxes on the evidence page. Cites that point at the
 // same box share one target; without a box, cites of the same elements do.
-func TargetsOf(src verify.GroundingSource, cites []Cite) []Target {
-	els := map[string]verify.Element{}
+func TargetsOf(src ground.Source, cites []Cite) []Target {
+	els := map[string]ground.Element{}
 	for _, e := range src.Elements() {
 		els[e.ID] = e
 	}
@@ -160,13 +161,13 @@ func TargetsOf(src verify.GroundingSource, cites []Cite) []Target {
 	return out
 }
 
-func target(ev verify.Evidence, els map[string]verify.Element) Target {
+func target(ev verify.Evidence, els map[string]ground.Element) Target {
 	t := Target{PageRef: ev.PageRef, Text: ev.Text}
 	if len(ev.BBox) == 4 {
-		t.BBox = &verify.Box{X: ev.BBox[0], Y: ev.BBox[1], W: ev.BBox[2], H: ev.BBox[3]}
+		t.BBox = &ground.Box{X: ev.BBox[0], Y: ev.BBox[1], W: ev.BBox[2], H: ev.BBox[3]}
 		return t
 	}
-	var u *verify.Box
+	var u *ground.Box
 	for _, id := range ev.ElementRefs {
 		e, ok := els[id]
 		if !ok || e.PageRef != ev.PageRef || e.BBox == nil {
@@ -181,16 +182,16 @@ func target(ev verify.Evidence, els map[string]verify.Element) Target {
 	return t
 }
 
-func union(u *verify.Box, b verify.Box) *verify.Box {
+func union(u *ground.Box, b ground.Box) *ground.Box {
 	if u == nil {
 		return &b
 	}
 	x0, y0 := min(u.X, b.X), min(u.Y, b.Y)
 	x1, y1 := max(u.X+u.W, b.X+b.W), max(u.Y+u.H, b.Y+b.H)
-	return &verify.Box{X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
+	return &ground.Box{X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
 }
 
-func boxKey(b *verify.Box) string {
+func boxKey(b *ground.Box) string {
 	if b == nil {
 		return "none"
 	}

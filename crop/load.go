@@ -15,6 +15,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/sieve-dev/sieve/evidence/eef"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/blob"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/verify"
@@ -72,7 +73,7 @@ func firstLine(b []byte) []byte {
 // checked against the source fingerprint; for a web page the screenshot
 // the document names (or the file given). When there are none, NoPixels
 // says why, and every crop is descriptor_only.
-func LoadRaster(doc []byte, src verify.GroundingSource, s Sources) (Raster, error) {
+func LoadRaster(doc []byte, src ground.Source, s Sources) (Raster, error) {
 	isPDF, shot := docFacts(doc)
 	ras := Raster{PDF: isPDF, ScreenshotClipped: shot.Clipped}
 	var store *blob.Store

@@ -54,7 +54,6 @@ type builder struct {
 	inQuote   int
 	inForm    int
 	inLink    int
-	mainSeen  bool
 }
 
 // draft is a block before ids, sections and roles are final. Its Block

@@ -77,11 +77,11 @@ func (b *builder) findContainer() container {
 	// Like readability, first ignore text already inside a chrome zone;
 	// when that leaves no convincing container (the article sits in a
 	// wrapper with a chrome word), count everything.
-	first, score := b.rank(&c, true)
-	all, allScore := b.rank(&c, false)
+	first, _ := b.rank(&c, true)
+	all, _ := b.rank(&c, false)
 	skip := true
 	if first < 0 || c.stats[first].chars < 500 {
-		first, score, all, skip = all, allScore, first, false
+		first, all, skip = all, first, false
 	}
 	best := -1
 	for _, cand := range []int{first, all} {
@@ -95,7 +95,7 @@ func (b *builder) findContainer() container {
 		return c
 	}
 	b.rank(&c, skip) // the scores of the phase that won, for siblings
-	score = c.stats[best].score
+	score := c.stats[best].score
 	c.core = best
 	best = c.widen(t, best)
 	c.node = best

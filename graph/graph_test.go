@@ -34,14 +34,6 @@ func buildHTML(t *testing.T, body string) *Record {
 	return build(t, captureOf(body))
 }
 
-func sectionIDs(g *Record) map[string]string {
-	m := map[string]string{}
-	for _, s := range g.Sections {
-		m[s.Title+"#"+s.ID] = s.ID
-	}
-	return m
-}
-
 func idOf(t *testing.T, g *Record, title string, nth int) string {
 	t.Helper()
 	k := 0

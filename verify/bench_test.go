@@ -42,24 +42,24 @@ func BenchmarkQuoteClaims(b *testing.B) {
 var words = strings.Fields("the terraces are open to walkers every day from sunrise to sunset please keep contour paths close gates behind you leave bushes alone a broken shoot is lost harvest ledger basket grade shed")
 
 // syntheticSource is n paragraphs of 20–40 words, each with a unique marker.
-func syntheticSource(n int) GroundingSource {
+func syntheticSource(n int) ground.Source {
 	r := rand.New(rand.NewPCG(1, uint64(n)))
-	var els []Element
+	var els []ground.Element
 	for i := range n {
 		var b strings.Builder
 		fmt.Fprintf(&b, "Paragraph %d:", i)
 		for range 20 + r.IntN(20) {
 			b.WriteString(" " + words[r.IntN(len(words))])
 		}
-		els = append(els, Element{ID: fmt.Sprintf("e%06d", i+1), NativeID: fmt.Sprintf("b_%03d", i), PageRef: "p0001", Type: "paragraph", Text: b.String() + "."})
+		els = append(els, ground.Element{ID: fmt.Sprintf("e%06d", i+1), NativeID: fmt.Sprintf("b_%03d", i), PageRef: "p0001", Type: "paragraph", Text: b.String() + "."})
 	}
-	return ground.NewSource(Identity{Parser: "bench", Version: "0", Format: FormatEthos},
-		Capabilities{CoordinateOrigin: "none", Limits: []Limit{}}, []Page{{ID: "p0001"}}, els, nil, nil)
+	return ground.NewSource(ground.Identity{Parser: "bench", Version: "0", Format: ground.FormatEthos},
+		ground.Capabilities{CoordinateOrigin: "none", Limits: []ground.Limit{}}, []ground.Page{{ID: "p0001"}}, els, nil, nil)
 }
 
 // quoteClaims: 4 in 5 quote an element's opening verbatim, 1 in 5 is text
 // no element holds (the slow path: exact, then normalised, then latent).
-func quoteClaims(src GroundingSource, n int) []Claim {
+func quoteClaims(src ground.Source, n int) []Claim {
 	r := rand.New(rand.NewPCG(2, 2))
 	els := src.Elements()
 	out := make([]Claim, n)

@@ -193,7 +193,7 @@ func TestMalformedClaimsAreRefused(t *testing.T) {
 	}
 	// Past the schema (the filters' and the library's callers), a
 	// malformed fingerprint is an error, not capability_blocked.
-	src, err := evcmd.LoadFile(FormatAuto, doc)
+	src, err := evcmd.LoadFile(ground.FormatAuto, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,9 +206,9 @@ func TestMalformedClaimsAreRefused(t *testing.T) {
 // must be stated next to the value in the document; a bare number does
 // not ground "$120" or "120%" (mismatch, with where the number is).
 func TestValueUnitMustBeStated(t *testing.T) {
-	src := ground.NewSource(Identity{Parser: "t", Version: "0", Format: FormatEthos},
-		Capabilities{CoordinateOrigin: "none", Limits: []Limit{}}, []Page{{ID: "p0001"}},
-		[]Element{{ID: "e000001", PageRef: "p0001", Type: "paragraph", Text: "We shipped 120 crates and 45% of orders at $9."}}, nil, nil)
+	src := ground.NewSource(ground.Identity{Parser: "t", Version: "0", Format: ground.FormatEthos},
+		ground.Capabilities{CoordinateOrigin: "none", Limits: []ground.Limit{}}, []ground.Page{{ID: "p0001"}},
+		[]ground.Element{{ID: "e000001", PageRef: "p0001", Type: "paragraph", Text: "We shipped 120 crates and 45% of orders at $9."}}, nil, nil)
 	v := New(src)
 	for value, want := range map[string]string{
 		"120": StatusGrounded, "$120": StatusMismatch, "120%": StatusMismatch, "EUR 120": StatusMismatch,
@@ -278,7 +278,7 @@ func TestSecurityFindingsWarn(t *testing.T) {
 		t.Error(err)
 	}
 	// The document alone: its security signals, severity not known.
-	bare, err := FromEthos(read(t, doc))
+	bare, err := ground.FromEthos(read(t, doc))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,22 +10,23 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sieve-dev/sieve/evidence/evcmd"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/cliutil"
-	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"
 	"github.com/sieve-dev/sieve/internal/record"
+	"github.com/sieve-dev/sieve/internal/shard"
 )
 
 // Extension adds to sieve verify what a later layer does with the report
 // (crop's --crops): its flags, and After, called once the report is
-// written, with the report itself (the document and the citations are
-// loaded and verified once) and whether the run fails (ungrounded with
-// --fail-on-ungrounded).
+// written, with the document as verify read and loaded it and the report
+// itself (the document and the citations are read and verified once), and
+// whether the run fails (ungrounded with --fail-on-ungrounded).
 type Extension struct {
 	Flags     []cli.Flag
 	UsageText string
-	After     func(c *cli.Context, doc string, r *Report, failing bool) error
+	After     func(c *cli.Context, doc evcmd.Doc, r *Report, failing bool) error
 }
 
 // Command is `sieve verify DOC --citations FILE`, with the extensions'
@@ -50,10 +50,10 @@ func command() *cli.Command {
 			"--grounding opendataloader-json) opendataloader-pdf JSON. Writes the canonical\n" +
 			"verification report to --out (or stdout) and the derived proof summary to stderr.\n" +
 			"Exit: 0 report written; 2 usage (plain text); 3–12 coded failures as canonical JSON\n" +
-			"on stderr (7: --fail-on-ungrounded and not all evidence grounded).",
+			"on stderr (7: --fail-on-ungrounded and not all evidence grounded).\n\n" + CitationsExample,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "citations", Usage: "citation claims `FILE`"},
-			&cli.StringFlag{Name: "grounding", Value: FormatAuto, Usage: "source `FORMAT`: auto, ethos-document, sieve-graph, opendataloader-json"},
+			&cli.StringFlag{Name: "grounding", Value: ground.FormatAuto, Usage: "source `FORMAT`: auto, ethos-document, sieve-graph, opendataloader-json"},
 			&cli.BoolFlag{Name: "fail-on-ungrounded", Usage: "exit 7 unless all evidence is grounded"},
 			&cli.StringFlag{Name: "out", Usage: "write the report to `FILE` instead of stdout"},
 		},
@@ -71,10 +71,16 @@ func runVerify(c *cli.Context, ext []Extension) error {
 	if c.String("citations") == "" {
 		return cliutil.Usagef("--citations is required")
 	}
+	inShard, done, err := shard.Materialize(pos[0]) // SHARD.tar.gz#KEY (sieve distill --shard)
+	if err != nil {
+		return evcmd.Coded(cliutil.ExitIO, "io_error", "%v", err)
+	}
+	defer done()
+	pos[0] = inShard
 	if err := evcmd.CheckFormat(c.String("grounding")); err != nil {
 		return err
 	}
-	src, err := evcmd.LoadFile(c.String("grounding"), pos[0])
+	d, err := evcmd.ReadDoc(c.String("grounding"), pos[0])
 	if err != nil {
 		return err
 	}
@@ -86,13 +92,13 @@ func runVerify(c *cli.Context, ext []Extension) error {
 	if err != nil {
 		return evcmd.Coded(cliutil.ExitInvalidCitations, "invalid_citations", "%v", err)
 	}
-	r := Verify(src, cit)
+	r := Verify(d.Source, cit)
 	if err := evcmd.WriteOut(c, r.Canonical); err != nil {
 		return err
 	}
 	verr := verdict(c, &r)
 	for _, e := range ext {
-		if err := e.After(c, pos[0], &r, verr != nil); err != nil {
+		if err := e.After(c, d, &r, verr != nil); err != nil {
 			return err
 		}
 	}
@@ -127,23 +133,10 @@ func FilterCommand() *cli.Command {
 		Name:      "verify-filter",
 		Usage:     "check citation claims (JSONL on stdin) against a grounding source, one check per line",
 		UsageText: "sieve-verify --graph FILE [--grounding FORMAT] < claims.jsonl > checks.jsonl",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "graph", Usage: "grounding source `FILE`: graph records, content.json or document.ethos.json"},
-			&cli.StringFlag{Name: "grounding", Value: FormatAuto, Usage: "source `FORMAT`"},
-		},
+		Flags:     evcmd.FilterFlags(),
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 || c.String("graph") == "" {
-				return cliutil.Usagef("sieve-verify reads claims on stdin and needs --graph FILE")
-			}
-			if err := evcmd.CheckFormat(c.String("grounding")); err != nil {
-				return err
-			}
-			src, err := evcmd.LoadFile(c.String("grounding"), c.String("graph"))
-			if err != nil {
-				return err
-			}
-			_, err = jsonl.Run(c.Context, cliutil.Stdin(c), cliutil.Stdout(c), cliutil.Stderr(c), Stage(New(src)))
-			return err
+			return evcmd.RunFilter(c, "sieve-verify reads claims on stdin and needs --graph FILE",
+				func(src ground.Source) jsonl.Stage { return Stage(New(src)) })
 		},
 	}
 }
@@ -197,23 +190,12 @@ var claimKeys = record.FieldsOf[Claim]()
 // its check record, as every stage carries them.
 func Stage(v *Verifier) jsonl.Stage {
 	n := 0
-	return jsonl.Stage{
-		Name: "verify",
-		Raw:  true,
-		Transform: func(_ context.Context, line []byte) ([]byte, error) {
-			if k := record.Kind(line); k != "" && k != "claim" && gjson.ValidBytes(line) {
-				return line, nil
-			}
-			n++
-			cl, err := ParseClaimLine(line)
-			if err != nil {
-				return nil, fmt.Errorf("not a claim: %w", err)
-			}
-			out, err := codec.Marshal(CheckRecord{Record: record.KindCheck, SchemaVersion: record.SchemaVersion, Check: v.Check(n, cl)})
-			if err != nil {
-				return nil, err
-			}
-			return record.Passthrough(out, line, claimKeys), nil
-		},
-	}
+	return evcmd.LineStage("verify", "claim", claimKeys, func(line []byte) (any, error) {
+		n++
+		cl, err := ParseClaimLine(line)
+		if err != nil {
+			return nil, fmt.Errorf("not a claim: %w", err)
+		}
+		return CheckRecord{Record: record.KindCheck, SchemaVersion: record.SchemaVersion, Check: v.Check(n, cl)}, nil
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sieve-dev/sieve/evidence/eef"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/codec"
@@ -22,7 +23,7 @@ func read(t testing.TB, path string) []byte {
 }
 
 // adapters loads one source per adapter.
-func adapters(t *testing.T) map[string]GroundingSource {
+func adapters(t *testing.T) map[string]ground.Source {
 	t.Helper()
 	g := read(t, "../render/testdata/docs.graph.json")
 	var rec graph.Record
@@ -34,11 +35,13 @@ func adapters(t *testing.T) map[string]GroundingSource {
 		t.Fatal(err)
 	}
 	doc, _ := c14n.Marshal(b.Document)
-	out := map[string]GroundingSource{}
-	for name, load := range map[string]func() (GroundingSource, error){
-		FormatGraph:          func() (GroundingSource, error) { return Load(FormatAuto, g) },
-		FormatEthos:          func() (GroundingSource, error) { return Load(FormatAuto, doc) },
-		FormatOpenDataLoader: func() (GroundingSource, error) { return Load(FormatOpenDataLoader, read(t, "testdata/odl.json")) },
+	out := map[string]ground.Source{}
+	for name, load := range map[string]func() (ground.Source, error){
+		ground.FormatGraph: func() (ground.Source, error) { return ground.Load(ground.FormatAuto, g) },
+		ground.FormatEthos: func() (ground.Source, error) { return ground.Load(ground.FormatAuto, doc) },
+		ground.FormatOpenDataLoader: func() (ground.Source, error) {
+			return ground.Load(ground.FormatOpenDataLoader, read(t, "testdata/odl.json"))
+		},
 	} {
 		s, err := load()
 		if err != nil {
@@ -51,7 +54,7 @@ func adapters(t *testing.T) map[string]GroundingSource {
 
 var elementID = regexp.MustCompile(`^e[0-9]{6}$`)
 
-// TestContract holds every adapter to the same GroundingSource rules.
+// TestContract holds every adapter to the same ground.Source rules.
 func TestContract(t *testing.T) {
 	for name, s := range adapters(t) {
 		t.Run(name, func(t *testing.T) {
@@ -136,14 +139,14 @@ func TestODLFailsClosed(t *testing.T) {
 		"no kids":       `{"number of pages":1}`,
 		"no page count": `{"kids":[]}`,
 	} {
-		if _, err := FromOpenDataLoader([]byte(doc)); err == nil {
+		if _, err := ground.FromOpenDataLoader([]byte(doc)); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
 }
 
 func TestLatentQuoteIsNotGrounded(t *testing.T) {
-	s, err := Load(FormatAuto, read(t, "../render/testdata/hidden.graph.json"))
+	s, err := ground.Load(ground.FormatAuto, read(t, "../render/testdata/hidden.graph.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +160,7 @@ func TestLatentQuoteIsNotGrounded(t *testing.T) {
 }
 
 func TestValues(t *testing.T) {
-	s, _ := FromOpenDataLoader(read(t, "testdata/odl.json"))
+	s, _ := ground.FromOpenDataLoader(read(t, "testdata/odl.json"))
 	v := New(s)
 	for val, want := range map[string]string{"1200": StatusGrounded, "$1,200": StatusGrounded, "USD 1200": StatusGrounded,
 		"12%": StatusGrounded, "12 percent": StatusGrounded, "1,300": StatusNotFound, "€1,200": StatusMismatch, "twelve": StatusError} {

@@ -3,6 +3,8 @@ package verify
 import (
 	"os"
 	"testing"
+
+	"github.com/sieve-dev/sieve/evidence/ground"
 )
 
 // FuzzParseCitations: whatever citations.json holds, parsing never panics,
@@ -15,7 +17,7 @@ func FuzzParseCitations(f *testing.F) {
 	}
 	f.Add([]byte(`[{"claim_id":"a","kind":"quote","text":"x","locator":{"page":"p0001","bbox":[0,0,1,1],"row":-1}}]`))
 	f.Add([]byte(`{"claims":[{"claim_id":"a","kind":"table_cell","locator":{"table":"t0001","row":0,"column":0}}]}`))
-	src, err := Load(FormatOpenDataLoader, read(f, "testdata/odl.json"))
+	src, err := ground.Load(ground.FormatOpenDataLoader, read(f, "testdata/odl.json"))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sieve-dev/sieve/evidence/eef"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/codec"
@@ -39,7 +40,7 @@ func pdfFixtureBundle(t *testing.T) (*graph.Record, *eef.Bundle) {
 
 // pdfSources are the fixture report through both adapters: the graph
 // record and its document.ethos.json.
-func pdfSources(t *testing.T) map[string]GroundingSource {
+func pdfSources(t *testing.T) map[string]ground.Source {
 	t.Helper()
 	rec, bundle := pdfFixtureBundle(t)
 	line, err := codec.Marshal(rec)
@@ -50,10 +51,10 @@ func pdfSources(t *testing.T) map[string]GroundingSource {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]GroundingSource{}
-	for name, load := range map[string]func() (GroundingSource, error){
-		"graph": func() (GroundingSource, error) { return FromGraph(line) },
-		"ethos": func() (GroundingSource, error) { return FromEthos(doc) },
+	out := map[string]ground.Source{}
+	for name, load := range map[string]func() (ground.Source, error){
+		"graph": func() (ground.Source, error) { return ground.FromGraph(line) },
+		"ethos": func() (ground.Source, error) { return ground.FromEthos(doc) },
 	} {
 		s, err := load()
 		if err != nil {
@@ -167,7 +168,7 @@ func TestPDFSourceFailsClosed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := FromEthos(raw); err == nil {
+		if _, err := ground.FromEthos(raw); err == nil {
 			t.Errorf("%s: the source was accepted", name)
 		}
 	}

@@ -22,16 +22,16 @@ const (
 
 // Report is verification_report.json.
 type Report struct {
-	ArtifactType             string    `json:"artifact_type"`
-	SchemaVersion            string    `json:"schema_version"`
-	Grounding                Grounding `json:"grounding"`
-	VerificationConfigSHA256 string    `json:"verification_config_sha256"`
-	FingerprintStale         bool      `json:"fingerprint_stale"`
-	AllEvidenceGrounded      bool      `json:"all_evidence_grounded"`
-	CapabilityLimits         []Limit   `json:"capability_limits"`
-	UnsupportedClaimKinds    []string  `json:"unsupported_claim_kinds"`
-	Warnings                 []Warning `json:"warnings"`
-	Checks                   []Check   `json:"checks"`
+	ArtifactType             string         `json:"artifact_type"`
+	SchemaVersion            string         `json:"schema_version"`
+	Grounding                Grounding      `json:"grounding"`
+	VerificationConfigSHA256 string         `json:"verification_config_sha256"`
+	FingerprintStale         bool           `json:"fingerprint_stale"`
+	AllEvidenceGrounded      bool           `json:"all_evidence_grounded"`
+	CapabilityLimits         []ground.Limit `json:"capability_limits"`
+	UnsupportedClaimKinds    []string       `json:"unsupported_claim_kinds"`
+	Warnings                 []Warning      `json:"warnings"`
+	Checks                   []Check        `json:"checks"`
 	// findings are the grounding document's security findings.
 	findings []ground.Finding
 }
@@ -104,7 +104,7 @@ func ParseCitations(b []byte) (Citations, error) {
 
 // Verify checks every claim (envelope fingerprints apply to claims that
 // carry none) and assembles the report.
-func Verify(src GroundingSource, cit Citations) Report {
+func Verify(src ground.Source, cit Citations) Report {
 	v := New(src)
 	r := newReport(src)
 	r.findings = src.Findings()
@@ -118,7 +118,7 @@ func Verify(src GroundingSource, cit Citations) Report {
 	return r
 }
 
-func newReport(src GroundingSource) Report {
+func newReport(src ground.Source) Report {
 	caps := src.Capabilities()
 	g := Grounding{Identity: src.Identity(), Capabilities: caps}
 	if fp := src.SourceFingerprint(); fp != "" {
@@ -129,7 +129,7 @@ func newReport(src GroundingSource) Report {
 	}
 	cfg, _ := c14n.FingerprintOf(verificationConfig)
 	return Report{ArtifactType: ReportType, SchemaVersion: ReportSchemaVersion, Grounding: g,
-		VerificationConfigSHA256: cfg, CapabilityLimits: append([]Limit{}, caps.Limits...),
+		VerificationConfigSHA256: cfg, CapabilityLimits: append([]ground.Limit{}, caps.Limits...),
 		UnsupportedClaimKinds: []string{}, Warnings: []Warning{}, Checks: []Check{}}
 }
 

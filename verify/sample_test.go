@@ -109,7 +109,7 @@ func TestSampleClaims(t *testing.T) {
 	for page, cit := range sampleClaims(t) {
 		// As sieve verify reads the bundle: the document with the
 		// security report beside it.
-		src, err := FromEthos(docs[page])
+		src, err := ground.FromEthos(docs[page])
 		if err == nil {
 			src, err = ground.WithSecurityReport(src, reports[page])
 		}
@@ -148,7 +148,7 @@ func TestSampleClaims(t *testing.T) {
 // same verdicts as the native document (only the identity differs).
 func sameVerdictsFromGraph(t *testing.T, page string, g []byte, cit Citations, want Report) {
 	t.Helper()
-	s, err := FromGraph(g)
+	s, err := ground.FromGraph(g)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/sieve-dev/sieve/evidence/ground"
 )
 
 // A value is a number (thousands separators dropped, decimals kept as
@@ -415,7 +417,7 @@ type valueIndex map[string][]struct {
 	v  value
 }
 
-func newValueIndex(els []Element) valueIndex {
+func newValueIndex(els []ground.Element) valueIndex {
 	ix := valueIndex{}
 	for i, e := range els {
 		for _, v := range values(e.Text) {

@@ -111,13 +111,13 @@ type Evidence struct {
 // a lookup in the source's indexes (ground.Index), not a scan.
 type Verifier struct {
 	x      *ground.Index
-	src    GroundingSource
-	caps   Capabilities
+	src    ground.Source
+	caps   ground.Capabilities
 	values valueIndex
 }
 
 // New indexes src.
-func New(src GroundingSource) *Verifier {
+func New(src ground.Source) *Verifier {
 	return &Verifier{x: ground.NewIndex(src), src: src, caps: src.Capabilities(), values: newValueIndex(src.Elements())}
 }
 
@@ -197,14 +197,8 @@ func (v *Verifier) located(sc ground.Scope, first, last int) *Evidence {
 
 func (v *Verifier) evidence(first, last int) *Evidence {
 	els := v.src.Elements()
-	ev := &Evidence{PageRef: els[first].PageRef, ElementRefs: []string{}, NativeRefs: []string{}}
-	var texts []string
-	for i := first; i <= last; i++ {
-		ev.ElementRefs = append(ev.ElementRefs, els[i].ID)
-		ev.NativeRefs = append(ev.NativeRefs, els[i].NativeID)
-		texts = append(texts, els[i].Text)
-	}
-	ev.Text = strings.Join(texts, "\n")
+	ev := &Evidence{PageRef: els[first].PageRef}
+	ev.ElementRefs, ev.NativeRefs, ev.Text = ground.Refs(els[first : last+1])
 	return ev
 }
 
@@ -235,6 +229,7 @@ func (v *Verifier) text(c Claim, what string) Check {
 		if c.Kind == KindPresence {
 			ck.MatchMethod, ck.Reason = MethodPresence, "the text is present"+at
 		}
+		ck.Reason += v.machineRead(m.First, m.Last)
 		return ck
 	}
 	if !sc.All {
@@ -298,7 +293,7 @@ func (v *Verifier) value(c Claim) Check {
 			if !sc.All {
 				reason = "the located " + sc.Desc + " states the value (compared after normalising separators, units and dates)"
 			}
-			return Check{Status: StatusGrounded, MatchMethod: MethodNormalized, Reason: reason, Evidence: v.located(sc, hit.el, hit.el)}
+			return Check{Status: StatusGrounded, MatchMethod: MethodNormalized, Reason: reason + v.machineRead(hit.el, hit.el), Evidence: v.located(sc, hit.el, hit.el)}
 		case sameValue(want, hit.v) && !in && elsewhere < 0:
 			elsewhere = hit.el
 		case in && otherUnit < 0:

@@ -28,16 +28,16 @@ import (
 // command below becomes a program on the script's PATH, so pipes through
 // `exec sh -c` work too.
 func TestMain(m *testing.M) {
-	prog := func(name string, cmd func() *cli.Command) func() int {
-		return func() int {
-			return cliutil.Main(cliutil.App(name, cmd(), cliutil.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}), os.Args)
+	prog := func(name string, cmd func() *cli.Command) func() {
+		return func() {
+			os.Exit(cliutil.Main(cliutil.App(name, cmd(), cliutil.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}), os.Args))
 		}
 	}
-	progs := map[string]func() int{}
+	progs := map[string]func(){}
 	for name, cmd := range sievecli.Programs() {
 		progs[name] = prog(name, cmd)
 	}
-	os.Exit(testscript.RunMain(m, progs))
+	testscript.Main(m, progs)
 }
 
 func TestScripts(t *testing.T) {
@@ -112,7 +112,7 @@ func validateCmd(ts *testscript.TestScript, neg bool, args []string) {
 			err = schemas.Validate("manifest", []byte(data))
 		case "content.json":
 			err = schemas.Validate("content", []byte(data))
-		case "diff.json", "diff-citations.json":
+		case "diff.json", "diff-citations.json", "diff-anchors.json":
 			err = schemas.Validate(strings.TrimSuffix(filepath.Base(a), ".json"), []byte(data))
 		default:
 			sc := bufio.NewScanner(strings.NewReader(data))

@@ -1,8 +1,9 @@
 // Package evcmd is the evidence commands' scaffolding (sieve verify,
 // sieve evidence anchor, sieve crop, sieve diff --citations): coded
 // failures with their stable messages (SPEC.md §6.4), flags among the
-// arguments, the grounding source read from a file, and the canonical
-// report written to --out or stdout.
+// arguments, the grounding source read from a file (once: Doc), the
+// canonical report written to --out or stdout, and the filters' flags,
+// action and line stage (sieve-verify, sieve-anchor).
 package evcmd
 
 import (
@@ -79,18 +80,34 @@ func CheckFormat(f string) error {
 	return cliutil.Usagef("unknown --grounding %q (auto, ethos-document, sieve-graph, opendataloader-json)", f)
 }
 
-// LoadFile reads a grounding source (with the security report beside it,
-// loadBeside), as a coded failure when it cannot.
-func LoadFile(format, path string) (ground.Source, error) {
+// Doc is a document an evidence command was given, read and loaded once:
+// sieve verify --crops hands it to crop as it is.
+type Doc struct {
+	Path   string
+	Bytes  []byte // crop finds the source PDF's and the screenshot's keys in them
+	Source ground.Source
+}
+
+// ReadDoc reads the document at path and loads its grounding source (with
+// the security report beside it, loadBeside), as a coded failure when it
+// cannot.
+func ReadDoc(format, path string) (Doc, error) {
+	path = ArtifactDoc(path)
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, Coded(cliutil.ExitIO, "io_error", "cannot read %s: %v", path, err)
+		return Doc{}, Coded(cliutil.ExitIO, "io_error", "cannot read %s: %v", path, err)
 	}
 	src, err := loadBeside(format, path, b)
 	if err != nil {
-		return nil, Coded(cliutil.ExitInvalidSource, "invalid_source", "%v", err)
+		return Doc{}, Coded(cliutil.ExitInvalidSource, "invalid_source", "%v", err)
 	}
-	return src, nil
+	return Doc{Path: path, Bytes: b, Source: src}, nil
+}
+
+// LoadFile is ReadDoc's grounding source.
+func LoadFile(format, path string) (ground.Source, error) {
+	d, err := ReadDoc(format, path)
+	return d.Source, err
 }
 
 // WriteOut writes canonical JSON and a newline to --out or stdout, with

@@ -97,7 +97,7 @@ func fromDocument(b []byte) (Source, error) {
 	}
 	for _, e := range doc.Payload.Elements {
 		s.elements = append(s.elements, Element{ID: e.ID, NativeID: e.SieveBlockID, PageRef: e.PageRef,
-			Type: e.Type, Text: e.Text, SectionID: e.SieveSectionID, BBox: boxOf(e.BBox)})
+			Type: e.Type, Text: e.Text, SectionID: e.SieveSectionID, BBox: boxOf(e.BBox), Source: e.Source})
 	}
 	for _, t := range doc.Payload.Tables {
 		tb := Table{ID: t.ID, ElementRef: t.ElementRef, PageRef: t.PageRef}

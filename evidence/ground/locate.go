@@ -282,12 +282,7 @@ func (r *resolver) cells(l Locator) *LocateError {
 	case l.Row != nil && *l.Row < 0 || l.Column != nil && *l.Column < 0:
 		return malformed(rowColumn(l), "locator %s is negative", rowColumn(l))
 	}
-	out := []Cell{}
-	for _, c := range r.tableOf.Cells {
-		if (l.Row == nil || c.Row == *l.Row) && (l.Column == nil || c.Column == *l.Column) && r.cellInBox(c) {
-			out = append(out, c)
-		}
-	}
+	out := slices.DeleteFunc(CellsAt(*r.tableOf, l.Row, l.Column), func(c Cell) bool { return !r.cellInBox(c) })
 	if len(out) == 0 {
 		return nothing(rowColumn(l), "table %s has no %s%s: the locator names nothing", r.tableOf.ID, CellName(l.Row, l.Column), inBox(r.box))
 	}
@@ -308,6 +303,29 @@ func (r *resolver) cellInBox(c Cell) bool {
 	i, ok := r.x.byID[r.tableOf.ElementRef]
 	e := r.x.src.Elements()
 	return ok && e[i].BBox != nil && Inside(*e[i].BBox, *r.box)
+}
+
+// Refs are what evidence found in els (consecutive elements) cites: their
+// ids, their native ids and their texts joined by newlines.
+func Refs(els []Element) (ids, natives []string, text string) {
+	ids, natives = make([]string, 0, len(els)), make([]string, 0, len(els))
+	texts := make([]string, 0, len(els))
+	for _, e := range els {
+		ids, natives, texts = append(ids, e.ID), append(natives, e.NativeID), append(texts, e.Text)
+	}
+	return ids, natives, strings.Join(texts, "\n")
+}
+
+// CellsAt are the cells of t in the row and the column given (nil: any),
+// in the table's order; never nil.
+func CellsAt(t Table, row, column *int) []Cell {
+	out := []Cell{}
+	for _, c := range t.Cells {
+		if (row == nil || c.Row == *row) && (column == nil || c.Column == *column) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func rowColumn(l Locator) string {

@@ -99,6 +99,7 @@ type Element struct {
 	Text      string
 	SectionID string // sieve section id, when the source has sections
 	BBox      *Box   // in the source's coordinate origin; nil without boxes
+	Source    string // pdf_ocr, canvas_ocr, …: text not read from the document's text; "" when it was
 }
 
 // Box is [x, y, w, h] in the source's coordinate origin.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,9 +17,12 @@ import (
 
 // TestExitTable: exit.go is the one table of exit codes. No other file of
 // the module declares an Exit constant with a number of its own; the
-// docs' exit table (the one whose header is "| exit | meaning |": README.md's,
-// else docs/CLI.md's) has a row for each code and names no other, and a
-// command's own exit table elsewhere in docs/ names only codes of exit.go.
+// docs' exit tables (the ones whose header is "| exit | meaning |":
+// README.md's and docs/CLI.md's, the same table) have a row for each code
+// and name no other, and a command's own exit table elsewhere in docs/
+// names only codes of exit.go. A code the exit table covers with a range
+// only (4–12, the coded failures) has its own row in docs/CLI.md's coded
+// failures table ("| exit | code | message |").
 func TestExitTable(t *testing.T) {
 	codes := exitConstants(t, "exit.go")
 	if len(codes) < 8 {
@@ -40,13 +44,40 @@ func TestExitTable(t *testing.T) {
 				t.Errorf("%s: the exit table has a row for %d–%d, and exit.go declares none of it", tb.file, r[0], r[1])
 			}
 		}
-		if i > 0 {
+		if i > 0 && filepath.Base(tb.file) != "CLI.md" {
 			continue
 		}
 		for name, code := range codes {
 			if !coveredBy(tb.rows, code) {
 				t.Errorf("%s (%d) has no row in the exit table of %s", name, code, tb.file)
 			}
+		}
+	}
+	checkRangeCodes(t, root, codes, tables[0])
+}
+
+// checkRangeCodes: a code main covers with a range row only has a row of
+// its own in docs/CLI.md's coded failures table.
+func checkRangeCodes(t *testing.T, root string, codes map[string]int, main exitTable) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, "docs", "CLI.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := map[int]bool{}
+	for _, table := range strings.Split(string(b), "\n| exit | code | message |\n")[1:] {
+		for _, r := range exitRows(t, "docs/CLI.md", table) {
+			if r[0] == r[1] {
+				own[r[0]] = true
+			}
+		}
+	}
+	for name, code := range codes {
+		if !coveredBy(main.rows, code) || own[code] {
+			continue
+		}
+		if !slices.ContainsFunc(main.rows, func(r [2]int) bool { return r == [2]int{code, code} }) {
+			t.Errorf("%s (%d) is covered by a range row of %s only, and docs/CLI.md's coded failures table has no row for it", name, code, main.file)
 		}
 	}
 }

@@ -30,12 +30,34 @@ const (
 // Outcome statuses (ARTIFACT.md); --fail-on accepts these.
 var outcomes = record.Statuses
 
-// outcomeStages are the stage commands whose stdout records carry an
-// outcome, and so take --fail-on.
-var outcomeStages = map[string]bool{"graph": true, "render": true}
+// Stage is what wrap does for a command by its name (sieve's subcommand
+// and its stage binary share it).
+type Stage struct {
+	// Outcome: the records the command writes on stdout carry an outcome
+	// (graph and artifact records), so wrap gives it --fail-on. A command
+	// that declares --fail-on itself (distill) sets its run's outcomes.
+	Outcome bool
+	// Stdin: given no arguments, the command reads its input from stdin,
+	// one per line; wrap says so when stdin is a terminal.
+	Stdin bool
+}
 
-// stdinStages read their input from stdin when they have no arguments.
-var stdinStages = map[string]bool{"capture": true, "normalize": true, "graph": true, "render": true, "distill": true}
+// Stages is the one table of the commands wrap treats by name: every
+// binary's command has a row, even an empty one (TestStages in cli holds
+// the table to sieve's commands and cli.Binaries, both ways).
+var Stages = map[string]Stage{
+	"capture":       {Stdin: true},
+	"normalize":     {Stdin: true},
+	"graph":         {Stdin: true, Outcome: true},
+	"render":        {Stdin: true, Outcome: true},
+	"distill":       {Stdin: true},
+	"verify-filter": {},
+	"anchor-filter": {},
+	"crop":          {},
+	"diff":          {},
+	"sieve-sample":  {},
+	"frontier":      {},
+}
 
 // Run is what one run of a command reports at its end: the lines it wrote,
 // by outcome (or record kind), and the targets that failed.
@@ -347,7 +369,7 @@ func commonFlags(name string, flags []cli.Flag) []cli.Flag {
 	if !has(flagVersion) {
 		flags = append(flags, &cli.BoolFlag{Name: flagVersion, Usage: "print the version and exit"})
 	}
-	if outcomeStages[name] && !has(flagFailOn) {
+	if Stages[name].Outcome && !has(flagFailOn) {
 		flags = append(flags, FailOnFlag("none", "exit "+fmt.Sprint(ExitOutcome)+" when a record's outcome is one of `OUTCOME,…` (or not-ok); records are still written"))
 	}
 	return flags
@@ -365,7 +387,7 @@ func wrapAction(full string, c *cli.Command, r *Run) cli.ActionFunc {
 		if act == nil {
 			return unknownCommand(ctx, c.Subcommands)
 		}
-		if outcomeStages[c.Name] {
+		if Stages[c.Name].Outcome {
 			set, err := ParseOutcomes(flagFailOn, ctx.String(flagFailOn))
 			if err != nil {
 				return err
@@ -373,7 +395,7 @@ func wrapAction(full string, c *cli.Command, r *Run) cli.ActionFunc {
 			r.failOn = set
 		}
 		ctx.Context = jsonl.WithProg(ctx.Context, full)
-		if stdinStages[c.Name] && ctx.NArg() == 0 && isTerminal(ctx.App.Reader) {
+		if Stages[c.Name].Stdin && ctx.NArg() == 0 && isTerminal(ctx.App.Reader) {
 			fmt.Fprintf(ctx.App.ErrWriter, "%s: reading input from the terminal, one per line; end it with Ctrl-D (--help says more)\n", full)
 		}
 		return act(ctx)
@@ -455,9 +477,11 @@ var isTerminal = func(r io.Reader) bool {
 // The messages of Go's flag package (which urfave/cli parses with) that
 // usageError rewrites in sieve's own words.
 var (
-	reUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
-	reInvalid   = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for flag -+([^:]+): (.*)$`)
-	reNoArg     = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
+	reUndefined = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^flag provided but not defined: -+(.+)$`) })
+	reInvalid   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for flag -+([^:]+): (.*)$`)
+	})
+	reNoArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^flag needs an argument: -+(.+)$`) })
 )
 
 // usageError turns a flag parse failure into a UsageError in sieve's own
@@ -473,18 +497,18 @@ func usageError(c *cli.Context, err error, _ bool) error {
 		flags = c.App.Flags
 	}
 	switch {
-	case reUndefined.MatchString(msg):
-		name := reUndefined.FindStringSubmatch(msg)[1]
+	case reUndefined().MatchString(msg):
+		name := reUndefined().FindStringSubmatch(msg)[1]
 		msg = fmt.Sprintf("unknown flag %s", dashes(name))
 		if s := closestFlag(name, flags); s != "" {
 			msg += fmt.Sprintf("; did you mean %s?", dashes(s))
 		}
 		msg += " (--help lists the flags)"
-	case reInvalid.MatchString(msg):
-		m := reInvalid.FindStringSubmatch(msg)
+	case reInvalid().MatchString(msg):
+		m := reInvalid().FindStringSubmatch(msg)
 		msg = fmt.Sprintf("%s %q: %s", dashes(m[2]), m[1], valueProblem(m[2], m[3], flags))
-	case reNoArg.MatchString(msg):
-		msg = fmt.Sprintf("%s needs a value", dashes(reNoArg.FindStringSubmatch(msg)[1]))
+	case reNoArg().MatchString(msg):
+		msg = fmt.Sprintf("%s needs a value", dashes(reNoArg().FindStringSubmatch(msg)[1]))
 	}
 	return UsageError{msg}
 }
