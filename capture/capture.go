@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"net/netip"
+	"sync"
 	"time"
 
 	"github.com/sieve-dev/sieve/internal/blob"
@@ -28,6 +29,7 @@ type Capturer struct {
 	robotsClient *http.Client
 	hosts        *hostGates
 	robots       *robotsCache
+	scans        sync.Map // *Record → its PDF's bytes, while its scanned pages wait for OCR (pdf_ocr.go)
 
 	// deny is the address policy, asked about every resolved address and
 	// port at dial time (so also after redirects, and for every request the
@@ -133,6 +135,7 @@ func (c *Capturer) Capture(ctx context.Context, t Target) Record {
 	} else {
 		c.captureHTTP(ctx, &rec)
 	}
+	c.readScans(ctx, &rec)
 	if c.opts.Tier != TierStatic {
 		c.tiered(ctx, &rec)
 	}
@@ -196,6 +199,7 @@ func (c *Capturer) fillBody(rec *Record, body []byte, truncated bool, contentTyp
 	if isPDF(mt, body) {
 		fillPDF(rec, body, truncated, c.opts.PDFPassword)
 		c.keepPDF(rec, body)
+		c.scans.Store(rec, body)
 		return
 	}
 	c.keepSource(body)

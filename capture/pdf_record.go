@@ -55,6 +55,7 @@ type PDFPageInfo struct {
 	Error       string          `json:"error,omitempty"` // why the page could not be read
 	Links       []PDFLink       `json:"links,omitempty"`
 	Annotations []PDFAnnotation `json:"annotations,omitempty"` // annotations other than links
+	OCR         *PDFPageOCR     `json:"ocr,omitempty"`         // a page without a text layer, read by OCR (pdf_ocr.go)
 }
 
 // PDFLine is a text line: its words in order.

@@ -393,5 +393,6 @@ func (c *Capturer) warcRecord(ex exchange, resp *response) Record {
 	rec.Trace.Libraries = append(rec.Trace.Libraries[:len(rec.Trace.Libraries):len(rec.Trace.Libraries)],
 		version.Of("github.com/nlnwa/gowarc/v2")...)
 	c.fillResponse(&rec, resp)
+	c.readScans(context.Background(), &rec) // within the OCR budgets
 	return rec
 }

@@ -3,8 +3,10 @@ package cli
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/sieve-dev/sieve/frontier"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/internal/pdf"
 	"github.com/sieve-dev/sieve/internal/sample"
 	"github.com/sieve-dev/sieve/normalize"
 	"github.com/sieve-dev/sieve/render"
@@ -80,6 +83,43 @@ or save it where your shell loads completions from
 			}
 			_, err := fmt.Fprint(cliutil.Stdout(c), strings.ReplaceAll(script, "@PROG@", c.App.Name))
 			return err
+		},
+	}
+}
+
+// prepareCommand is `sieve prepare`: what a first run would otherwise
+// do slowly, done now (make install runs it).
+func prepareCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "prepare",
+		Usage:     "compile the PDF engine into its cache now, so the first PDF read is not slow",
+		UsageText: "sieve prepare",
+		Description: `The PDF engine (PDFium as WebAssembly, inside the binary) is compiled once
+per machine and kept in the user cache dir ($XDG_CACHE_HOME/sieve/wazero or
+~/.cache/sieve/wazero): the first PDF read takes some 15-20 s, later ones
+well under a second. sieve prepare does that compilation now, and says
+whether Chromium (the render tier) is there. make install runs it.`,
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return cliutil.Usagef("sieve prepare takes no arguments, not %q", c.Args().First())
+			}
+			start := time.Now()
+			pdf.SetNotice(cliutil.Stderr(c))
+			dir, err := pdf.Warm()
+			if err != nil {
+				return fmt.Errorf("starting the PDF engine: %w", err)
+			}
+			out := cliutil.Stdout(c)
+			if dir == "" {
+				dir = "no cache dir can be written (set XDG_CACHE_HOME), so every run compiles it"
+			}
+			fmt.Fprintf(out, "PDF engine: ready in %s (%s)\n", time.Since(start).Round(100*time.Millisecond), dir)
+			if path, err := exec.LookPath(capture.DefaultChromium); err == nil {
+				fmt.Fprintf(out, "Chromium:   %s (the render tier)\n", path)
+			} else {
+				fmt.Fprintf(out, "Chromium:   not found at %s: the render tier needs it (apt-get install chromium); static reads and PDFs do not\n", capture.DefaultChromium)
+			}
+			return nil
 		},
 	}
 }

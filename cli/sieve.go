@@ -35,8 +35,11 @@ func Command() *cli.Command {
 			anchor.EvidenceCommand(),
 			crop.Command(),
 			diff.Command(),
+			distill.LsCommand(),
+			distill.CatCommand(),
 			completionCommand(),
 			manCommand(),
+			prepareCommand(),
 			mcp.Command(),
 		},
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sieve-dev/sieve/evidence/evcmd"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/verify"
 )
@@ -22,6 +23,7 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "screenshot", Usage: "the render's screenshot PNG `FILE` (checked against the key the document names)"},
 		&cli.IntFlag{Name: "padding", Value: DefaultPadding, Usage: "document units (pt, CSS px) shown around each box"},
 		&cli.IntFlag{Name: "dpi", Value: DefaultDPI, Usage: "resolution of PDF crops (a screenshot crop is one pixel per CSS px)"},
+		&cli.BoolFlag{Name: "plain", Usage: "the crop as the page shows it; by default the cited box is outlined and the padding around it dimmed"},
 	}
 }
 
@@ -30,7 +32,7 @@ func Command() *cli.Command {
 	return &cli.Command{
 		Name:      "crop",
 		Usage:     "cut the cited evidence of a verification or anchor report out of the page as PNGs (EEF crops)",
-		UsageText: "sieve crop DOC [--report REPORT] --out BUNDLE [--blobs DIR | --source PDF | --screenshot PNG] [--padding N] [--dpi N]",
+		UsageText: cropUsage,
 		Description: "DOC is the document the report was made against (document.ethos.json, a graph record\n" +
 			"file or content.json). The report is --report FILE, or stdin: a verification report, an\n" +
 			"evidence anchor report, the lines of sieve-verify or sieve-anchor, or a list of boxes\n" +
@@ -42,7 +44,7 @@ func Command() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "report", Usage: "verification or evidence anchor report `FILE` (default: stdin)"},
 			&cli.StringFlag{Name: "out", Usage: "evidence bundle `DIR`: crops go to DIR/crops/"},
-			&cli.StringFlag{Name: "grounding", Value: verify.FormatAuto, Usage: "DOC's `FORMAT`"},
+			&cli.StringFlag{Name: "grounding", Value: ground.FormatAuto, Usage: "DOC's `FORMAT`"},
 		}, Flags()...),
 		Action: runCrop,
 	}
@@ -75,7 +77,14 @@ func runCrop(c *cli.Context) error {
 	if err != nil {
 		return evcmd.Coded(cliutil.ExitInvalidCitations, "invalid_report", "%v", err)
 	}
-	set, err := Run(c, pos[0], cites, false)
+	if err := checkFlags(c); err != nil {
+		return err
+	}
+	doc, err := evcmd.ReadDoc(c.String("grounding"), pos[0])
+	if err != nil {
+		return err
+	}
+	set, err := Run(c, doc, cites, false)
 	if err != nil {
 		return err
 	}
@@ -86,33 +95,31 @@ func runCrop(c *cli.Context) error {
 	return nil
 }
 
-// Run makes and writes the crops of cites against the document at
-// docPath, with the flags of Flags and --out/--crops, and says on stderr
-// how many were rendered.
-func Run(c *cli.Context, docPath string, cites []Cite, quiet bool) (Set, error) {
+// checkFlags checks the values of Flags' numbers.
+func checkFlags(c *cli.Context) error {
+	if c.Int("dpi") < 1 || c.Int("dpi") > 1200 {
+		return cliutil.Usagef("--dpi must be 1–1200")
+	}
+	if c.Int("padding") < 0 {
+		return cliutil.Usagef("--padding cannot be negative")
+	}
+	return nil
+}
+
+// Run makes and writes the crops of cites against doc (read and loaded
+// by the command: sieve verify --crops passes its own), with the flags of
+// Flags and --out/--crops, and says on stderr how many were rendered.
+func Run(c *cli.Context, doc evcmd.Doc, cites []Cite, quiet bool) (Set, error) {
 	out := c.String("out")
 	if c.IsSet("crops") || out == "" {
 		out = c.String("crops")
 	}
-	if c.Int("dpi") < 1 || c.Int("dpi") > 1200 {
-		return Set{}, cliutil.Usagef("--dpi must be 1–1200")
-	}
-	if c.Int("padding") < 0 {
-		return Set{}, cliutil.Usagef("--padding cannot be negative")
-	}
-	doc, err := os.ReadFile(docPath)
-	if err != nil {
-		return Set{}, evcmd.Coded(cliutil.ExitIO, "io_error", "cannot read %s: %v", docPath, err)
-	}
-	src, err := verify.Load(c.String("grounding"), doc)
-	if err != nil {
-		return Set{}, evcmd.Coded(cliutil.ExitInvalidSource, "invalid_source", "%v", err)
-	}
-	ras, err := LoadRaster(doc, src, Sources{Blobs: c.String("blobs"), PDF: c.String("source"), Screenshot: c.String("screenshot"), Bundle: filepath.Dir(docPath)})
+	src := doc.Source
+	ras, err := LoadRaster(doc.Bytes, src, Sources{Blobs: c.String("blobs"), PDF: c.String("source"), Screenshot: c.String("screenshot"), Bundle: filepath.Dir(doc.Path)})
 	if err != nil {
 		return Set{}, evcmd.Coded(cliutil.ExitIO, "io_error", "%v", err)
 	}
-	set, err := Make(src, TargetsOf(src, cites), ras, Options{Padding: c.Int("padding"), DPI: c.Int("dpi")})
+	set, err := Make(src, TargetsOf(src, cites), ras, Options{Padding: c.Int("padding"), DPI: c.Int("dpi"), Plain: c.Bool("plain")})
 	if err != nil {
 		return Set{}, evcmd.Coded(cliutil.ExitInvalidSource, "invalid_source", "%v", err)
 	}
@@ -129,16 +136,20 @@ func Run(c *cli.Context, docPath string, cites []Cite, quiet bool) (Set, error) 
 
 // VerifyExtension is `sieve verify`'s --crops DIR: after the report is
 // written (whatever its verdict), the grounded checks' crops of that same
-// report are written to DIR/crops/. Without --crops it does nothing.
+// report, against the document verify loaded, are written to DIR/crops/.
+// Without --crops it does nothing.
 func VerifyExtension() verify.Extension {
 	return verify.Extension{
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "crops", Usage: "also write the crops of the grounded checks to `DIR`/crops/"},
 		}, Flags()...),
 		UsageText: " [--crops DIR [--blobs DIR | --source PDF | --screenshot PNG]]",
-		After: func(c *cli.Context, doc string, r *verify.Report, failing bool) error {
+		After: func(c *cli.Context, doc evcmd.Doc, r *verify.Report, failing bool) error {
 			if c.String("crops") == "" {
 				return nil
+			}
+			if err := checkFlags(c); err != nil {
+				return err
 			}
 			// On a coded failure stderr carries the canonical JSON error only.
 			_, err := Run(c, doc, CitesOf(r), failing)

@@ -2,7 +2,9 @@ package crop
 
 import (
 	"bytes"
+	"errors"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sieve-dev/sieve/anchor"
+	"github.com/sieve-dev/sieve/evidence/evcmd"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
 	"github.com/sieve-dev/sieve/schemas"
@@ -82,6 +85,30 @@ func TestVerifyCrops(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(d2, Dir, FileDescriptors)); !bytes.Equal(b, lines) {
 		t.Errorf("--fail-on-ungrounded wrote other descriptors:\n%s", b)
+	}
+}
+
+// TestVerifyCropsReadsOnce: sieve verify --crops reads the document and
+// the citations and verifies once; the crops are cut from what verify
+// loaded. An extension run before crop's removes both files: crop has
+// nothing left to read them again from, and its crops are the same.
+func TestVerifyCropsReadsOnce(t *testing.T) {
+	_, doc, pdf, cit := markerBundle(t)
+	gone := verify.Extension{After: func(*cli.Context, evcmd.Doc, *verify.Report, bool) error {
+		return errors.Join(os.Remove(doc), os.Remove(cit))
+	}}
+	dir := t.TempDir()
+	code, _, errs := run(verify.Command(gone, VerifyExtension()), "", doc, "--citations", cit, "--out", filepath.Join(dir, "report.json"), "--crops", dir, "--source", pdf)
+	if code != 0 || !strings.Contains(errs, "crops: 3 rendered, 0 descriptor only") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(doc); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the document is still there: %v", err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, Dir, FileDescriptors))
+	want, _ := os.ReadFile(filepath.Join("testdata", "markers.ethos-crop-descriptor.jsonl"))
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("descriptors differ from TestVerifyCrops' golden: %v\n%s", err, got)
 	}
 }
 

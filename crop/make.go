@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"image/draw"
+	"math"
 
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/pdf"
-	"github.com/sieve-dev/sieve/verify"
 )
 
 // Raster is where a document's pixels come from: the source PDF's bytes,
@@ -23,8 +25,9 @@ type Raster struct {
 
 // Options are the picture's settings.
 type Options struct {
-	Padding int // document units around the box (DefaultPadding is the commands' default)
-	DPI     int // PDF crops (default DefaultDPI)
+	Padding int  // document units around the box (DefaultPadding is the commands' default)
+	DPI     int  // PDF crops (default DefaultDPI)
+	Plain   bool // the picture as the page shows it: the cited box not marked (Mark)
 }
 
 func (o Options) withDefaults() Options {
@@ -57,13 +60,13 @@ func (s Set) Rendered() int {
 // show. It fails only when src has no document fingerprint (a crop must
 // name the document it shows) or the PDF cannot be opened at all; a crop
 // that cannot be drawn is a descriptor_only with the reason.
-func Make(src verify.GroundingSource, targets []Target, ras Raster, opts Options) (Set, error) {
+func Make(src ground.Source, targets []Target, ras Raster, opts Options) (Set, error) {
 	opts = opts.withDefaults()
 	docFP := src.DocumentFingerprint()
 	if docFP == "" {
 		return Set{}, errors.New("the document has no fingerprint: a crop cannot be bound to it")
 	}
-	pages := map[string]verify.Page{}
+	pages := map[string]ground.Page{}
 	for _, p := range src.Pages() {
 		pages[p.ID] = p
 	}
@@ -79,6 +82,7 @@ func Make(src verify.GroundingSource, targets []Target, ras Raster, opts Options
 	type job struct {
 		i    int
 		area [4]int // padded box x0, y0, x1, y1, document units
+		box  ground.Box
 	}
 	var jobs []job
 	for _, t := range targets {
@@ -106,7 +110,7 @@ func Make(src verify.GroundingSource, targets []Target, ras Raster, opts Options
 		}
 		set.Descriptors = append(set.Descriptors, d)
 		if d.Reason == "" {
-			jobs = append(jobs, job{len(set.Descriptors) - 1, area})
+			jobs = append(jobs, job{len(set.Descriptors) - 1, area, *t.BBox})
 		}
 	}
 	imgs := make([]image.Image, len(jobs))
@@ -146,6 +150,9 @@ func Make(src verify.GroundingSource, targets []Target, ras Raster, opts Options
 			d.Reason = "the picture is one flat colour where the cited text is: the raster did not paint this part of the page"
 			continue
 		}
+		if !opts.Plain {
+			imgs[k] = Mark(imgs[k], j.area, j.box)
+		}
 		b, err := Encode(imgs[k])
 		if err != nil {
 			d.Reason = "encoding the PNG: " + err.Error()
@@ -166,7 +173,7 @@ func Make(src verify.GroundingSource, targets []Target, ras Raster, opts Options
 // padded is the box grown by pad and clipped to what can be drawn: the
 // page for a PDF, the screenshot for a web page. A box the screenshot does
 // not reach (a page taller than the shot) gets a reason instead.
-func padded(b verify.Box, pad int, p verify.Page, ras Raster) ([4]int, string) {
+func padded(b ground.Box, pad int, p ground.Page, ras Raster) ([4]int, string) {
 	a := [4]int{b.X - pad, b.Y - pad, b.X + b.W + pad, b.Y + b.H + pad}
 	var w, h int
 	if ras.PDF {
@@ -191,6 +198,46 @@ func padded(b verify.Box, pad int, p verify.Page, ras Raster) ([4]int, string) {
 		return a, "the box lies outside the page"
 	}
 	return a, ""
+}
+
+// Mark draws the cited box on a crop of area (document units): the rest
+// of the picture (the padding around the box) dimmed towards white and
+// the box outlined, so the quoted text stands out from its surroundings.
+func Mark(img image.Image, area [4]int, box ground.Box) *image.RGBA {
+	b := img.Bounds()
+	out := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(out, out.Bounds(), img, b.Min, draw.Src)
+	sx := float64(b.Dx()) / float64(max(area[2]-area[0], 1))
+	sy := float64(b.Dy()) / float64(max(area[3]-area[1], 1))
+	in := image.Rect(int(float64(box.X-area[0])*sx), int(float64(box.Y-area[1])*sy),
+		int(math.Ceil(float64(box.X+box.W-area[0])*sx)), int(math.Ceil(float64(box.Y+box.H-area[1])*sy))).Intersect(out.Bounds())
+	for y := 0; y < b.Dy(); y++ {
+		for x := 0; x < b.Dx(); x++ {
+			if (image.Point{x, y}).In(in) {
+				continue
+			}
+			i := out.PixOffset(x, y)
+			for c := 0; c < 3; c++ {
+				out.Pix[i+c] = uint8((int(out.Pix[i+c]) + 2*255) / 3) // two thirds of the way to white
+			}
+		}
+	}
+	outline(out, in.Inset(-2).Intersect(out.Bounds()), 2)
+	return out
+}
+
+// markColour is the outline of a marked box: an amber that reads on white
+// and on dark pages alike.
+var markColour = color.RGBA{0xE0, 0x8A, 0x00, 0xFF}
+
+// outline draws a w-pixel frame just inside r.
+func outline(img *image.RGBA, r image.Rectangle, w int) {
+	for _, e := range []image.Rectangle{
+		{r.Min, image.Pt(r.Max.X, r.Min.Y+w)}, {image.Pt(r.Min.X, r.Max.Y-w), r.Max},
+		{r.Min, image.Pt(r.Min.X+w, r.Max.Y)}, {image.Pt(r.Max.X-w, r.Min.Y), r.Max},
+	} {
+		draw.Draw(img, e.Intersect(r), &image.Uniform{markColour}, image.Point{}, draw.Src)
+	}
 }
 
 // cut copies area (CSS px) out of the screenshot into an opaque RGBA image.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/evidence/eef"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/c14n"
 	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
@@ -50,9 +51,9 @@ func distilPDF(t testing.TB, data []byte) []byte {
 }
 
 // quotes verifies one quote claim per word against doc.
-func quotes(t testing.TB, doc []byte, words ...string) (verify.GroundingSource, verify.Report) {
+func quotes(t testing.TB, doc []byte, words ...string) (ground.Source, verify.Report) {
 	t.Helper()
-	src, err := verify.FromEthos(doc)
+	src, err := ground.FromEthos(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestPDFMarkers(t *testing.T) {
 		t.Fatalf("raster: %v %q pdf=%v", err, ras.NoPixels, ras.PDF)
 	}
 	make := func() Set {
-		set, err := Make(src, Targets(src, &r), ras, Options{Padding: DefaultPadding, DPI: DefaultDPI})
+		set, err := Make(src, Targets(src, &r), ras, Options{Padding: DefaultPadding, DPI: DefaultDPI, Plain: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,12 +203,12 @@ func checkSchema(t *testing.T, set Set) {
 // A flat picture where text is cited is refused, not shown (a blank
 // screenshot tile would otherwise pass for evidence).
 func TestBlankCropRefused(t *testing.T) {
-	src, err := verify.FromEthos(distilPDF(t, mustMarkers(t)))
+	src, err := ground.FromEthos(distilPDF(t, mustMarkers(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	shot := image.NewRGBA(image.Rect(0, 0, 1000, 1000)) // all transparent black
-	set, err := Make(src, []Target{{CheckIDs: []string{"v0001"}, PageRef: "p0001", BBox: &verify.Box{X: 10, Y: 10, W: 50, H: 20}, Text: "x"}},
+	set, err := Make(src, []Target{{CheckIDs: []string{"v0001"}, PageRef: "p0001", BBox: &ground.Box{X: 10, Y: 10, W: 50, H: 20}, Text: "x"}},
 		Raster{Screenshot: shot}, Options{Padding: 2})
 	if err != nil {
 		t.Fatal(err)

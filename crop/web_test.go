@@ -150,7 +150,7 @@ func TestWebMarkers(t *testing.T) {
 		t.Fatalf("raster: %v %q", err, ras.NoPixels)
 	}
 	make := func() Set {
-		set, err := Make(src, Targets(src, &r), ras, Options{Padding: DefaultPadding})
+		set, err := Make(src, Targets(src, &r), ras, Options{Padding: DefaultPadding, Plain: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +183,7 @@ func TestWebBelowTheShot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := Make(src, Targets(src, &r), ras, Options{Padding: DefaultPadding})
+	set, err := Make(src, Targets(src, &r), ras, Options{Padding: DefaultPadding, Plain: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestWebStatic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := Make(src, Targets(src, &r), ras, Options{Padding: DefaultPadding})
+	set, err := Make(src, Targets(src, &r), ras, Options{Padding: DefaultPadding, Plain: true})
 	if err != nil {
 		t.Fatal(err)
 	}

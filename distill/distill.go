@@ -15,6 +15,7 @@ import (
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/internal/pdf"
 	"github.com/sieve-dev/sieve/internal/record"
 	"github.com/sieve-dev/sieve/render"
 )
@@ -36,7 +37,7 @@ func Command() *cli.Command {
 		&cli.BoolFlag{Name: "header", Usage: "--format markdown: begin each page with index.md's front matter, untrusted-content notice and outcome banner"},
 		cliutil.FailOnFlag("not-ok", fmt.Sprintf("exit %d when a target's outcome is one of `OUTCOME,…` (not-ok: any but ok; none: never)", cliutil.ExitOutcome)),
 	)
-	flags = append(flags, Flags()...)
+	flags = append(flags, append(Flags(), ShardFlag())...)
 	return &cli.Command{
 		Name:  "distill",
 		Usage: "read URLs or local files into Markdown, text, JSON or sieve artifacts in one process",
@@ -94,6 +95,9 @@ func distill(c *cli.Context) error {
 	}
 	run.SetFailOn(failOn)
 	run.Manual()
+	if !run.Quiet() {
+		pdf.SetNotice(cliutil.Stderr(c)) // the first PDF read compiles the engine
+	}
 	opts, err := capture.OptionsFrom(c)
 	if err != nil {
 		return err
@@ -110,11 +114,15 @@ func distill(c *cli.Context) error {
 	if err := cp.Ready(); err != nil {
 		return err
 	}
+	sh, err := openShard(c, format, &out)
+	if err != nil {
+		return err
+	}
 	d := Deliver{Format: format, Header: c.Bool("header"),
 		Opts: render.Options{Out: out, NoEvidence: c.Bool("no-evidence"), Text: format == FormatText && out != "-", Blobs: c.String("blobs")}}
 	ch, err := ChainFrom(c, cp)
 	if err != nil {
-		return err
+		return sh.close(err, nil, true)
 	}
 	chain, handed := ch.Stage(d)
 	var in io.Reader = cliutil.Stdin(c)
@@ -124,12 +132,12 @@ func distill(c *cli.Context) error {
 	} else if c.NArg() > 0 {
 		in = strings.NewReader(strings.Join(c.Args().Slice(), "\n") + "\n")
 	}
-	w := (&outWriter{format: format, out: cliutil.Stdout(c), errs: cliutil.Stderr(c), run: run, handed: handed}).lines()
+	w := (&outWriter{format: format, out: cliutil.Stdout(c), errs: cliutil.Stderr(c), run: run, handed: handed, shard: sh}).lines()
 	_, err = jsonl.Run(c.Context, in, w, cliutil.Stderr(c), chain)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
-	return err
+	return sh.close(err, cliutil.Stderr(c), run.Quiet())
 }
 
 func parseFormat(v string) (string, error) {
@@ -150,6 +158,7 @@ type Delivered struct {
 	Outcome  string
 	Evidence string // the outcome's first
 	Line     string // what stdout gets for this target
+	Empty    bool   // the target has no content: Line is empty, stderr says so
 }
 
 // Deliver is the chain's last stage: render, then what stdout gets for
@@ -214,6 +223,12 @@ func (d Deliver) deliver(ctx context.Context, rec *graph.Record) (Delivered, err
 			return res, err
 		}
 	}
+	if rec.Stats.ContentBlocks == 0 && !d.Header && d.Format != FormatJSON {
+		// No content: nothing on stdout (no "# (no title)"); outWriter
+		// says so on stderr. --header asks for the front matter anyway.
+		res.Empty = true
+		return res, nil
+	}
 	switch d.Format {
 	case FormatMarkdown:
 		res.Line = string(render.ContentMarkdown(rec, d.Header))
@@ -235,8 +250,9 @@ type outWriter struct {
 	format    string
 	out, errs io.Writer
 	run       *cliutil.Run
-	handed    *Handed // the chain's delivered values
-	n         int     // targets written to stdout
+	handed    *Handed   // the chain's delivered values
+	shard     *shardOut // --shard: artifacts go into the archive
+	n         int       // targets written to stdout
 }
 
 // lines is the writer the chain writes into: w sees whole lines.
@@ -261,6 +277,19 @@ func (w *outWriter) line(line []byte) error {
 		return nil
 	}
 	w.run.Target(d.URL, d.Outcome, d.Evidence)
+	if d.Empty {
+		if w.run.Quiet() {
+			return nil
+		}
+		_, err := fmt.Fprintf(w.errs, "%s: %s: no content to print (outcome %s); --header prints its front matter and outcome banner\n", w.run.Prog(), d.URL, d.Outcome)
+		return err
+	}
+	if w.shard != nil {
+		var err error
+		if d.Line, err = w.shard.pack(d.Line); err != nil {
+			return err
+		}
+	}
 	if w.format == FormatMarkdown && w.n > 0 {
 		if _, err := io.WriteString(w.out, "\n"); err != nil {
 			return err

@@ -19,6 +19,7 @@ import (
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"
+	"github.com/sieve-dev/sieve/internal/pdf"
 	"github.com/sieve-dev/sieve/internal/record"
 	"github.com/sieve-dev/sieve/render"
 )
@@ -62,6 +63,8 @@ func CrawlCommand() *cli.Command {
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no summary on stderr"},
 		&cli.StringFlag{Name: "progress", Value: "auto", Usage: "`MODE`: live (a line rewritten in place), plain (a line every --progress-every), auto (live on a terminal, plain otherwise), none"},
 		&cli.DurationFlag{Name: "progress-every", Value: 10 * time.Second, Usage: "interval of the plain progress lines"},
+		&cli.BoolFlag{Name: "recrawl", Usage: "start over: clear the state directory first (the artifacts under --out stay, and pages read again are asked for with their ETag and Last-Modified)"},
+		cliutil.FailOnFlag("not-ok", fmt.Sprintf("exit %d when a page's outcome is one of `OUTCOME,…` (not-ok: any but ok; none: never), as sieve distill", cliutil.ExitOutcome)),
 	)
 	flags = append(flags, distill.Flags()...)
 	return &cli.Command{
@@ -101,9 +104,15 @@ beside it (reread-failed.json) and the record says both ("reread").
 for a crawl over many machines); in-scope links to other shards' hosts go to
 STATE/foreign.tsv.
 
-Exit status: 0 when every page was written, 1 when some page became an error
-record, 2 on bad usage, 130 when SIGINT or SIGTERM stopped the crawl (pages in
-flight become "interrupted" error records and are read by the next run).`,
+A crawl run to its end leaves nothing to resume: running it again says it is
+already complete. --recrawl (or a new --state) reads the site again.
+
+Exit status, as sieve distill's: 0 when every page read as ok; 1 when some
+page became an error record; 13 when every page gave an artifact but some
+outcome was not ok (blocked, partial, …; one line per such page on stderr;
+--fail-on changes which outcomes count); 2 on bad usage; 130 when SIGINT or
+SIGTERM stopped the crawl (pages in flight become "interrupted" error records
+and are read by the next run).`,
 		Flags:  flags,
 		Action: crawl,
 	}
@@ -140,6 +149,15 @@ func crawl(c *cli.Context) error {
 			state = filepath.Join(out, fmt.Sprintf(".crawl-%d-of-%d", fr.Shard.Index, fr.Shard.Of))
 		}
 	}
+	failOn, err := cliutil.ParseOutcomes("fail-on", c.String("fail-on"))
+	if err != nil {
+		return err
+	}
+	if c.Bool("recrawl") {
+		if err := os.RemoveAll(state); err != nil {
+			return fmt.Errorf("--recrawl: clearing the state directory: %w", err)
+		}
+	}
 	opts, err := capture.OptionsFrom(c)
 	if err != nil {
 		return err
@@ -161,6 +179,7 @@ func crawl(c *cli.Context) error {
 	// The run's end-of-run summary counts the pages by outcome.
 	run := cliutil.RunOf(c)
 	run.Manual()
+	run.SetFailOn(failOn)
 	k, err := NewCrawl(cp, Config{Out: out, State: state, NoEvidence: c.Bool("no-evidence"), Blobs: c.String("blobs"),
 		Sitemaps: !c.Bool("no-sitemaps"), Links: !c.Bool("no-links"), Frontier: fr, Progress: prog, Report: run.Target,
 		Normalize: nlim, Graph: glim})
@@ -169,6 +188,7 @@ func crawl(c *cli.Context) error {
 	}
 	defer k.Close()
 	warn := io.Discard
+	var logw io.Writer = stderr // the chain's lines, never inside a progress line
 	if prog != nil {
 		pending, done := k.Resumed()
 		prog.SetTotals(pending+done, done)
@@ -177,15 +197,24 @@ func crawl(c *cli.Context) error {
 		}
 		prog.Start()
 		defer prog.Stop()
-		warn = prefixed{w: stderr, prefix: "sieve crawl: "}
+		logw = prog.Writer()
+		warn = prefixed{w: logw, prefix: "sieve crawl: "}
 	}
+	if !run.Quiet() {
+		pdf.SetNotice(logw) // the first PDF read compiles the engine
+	}
+	_, before := k.Resumed()
 	if err := k.Seed(c.Context, seeds, warn); err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
-	err = k.Run(c.Context, cliutil.Stdout(c), stderr)
+	if before > 0 && k.Pending() == 0 && !run.Quiet() {
+		fmt.Fprintf(logw, "sieve crawl: %s: this crawl is already complete (%d pages done), nothing to read; re-crawl with --recrawl or a new --state DIR\n", state, before)
+	}
+	err = k.Run(c.Context, cliutil.Stdout(c), logw)
 	if prog != nil {
 		prog.Stop()
 		prog.Summary(k.Pending())
+		fmt.Fprintln(stderr, "sieve crawl: "+k.Changes().Line())
 	}
 	return err
 }
@@ -196,10 +225,11 @@ type prefixed struct {
 }
 
 func (p prefixed) Write(b []byte) (int, error) {
-	if _, err := io.WriteString(p.w, p.prefix); err != nil {
+	// One write: a line is never split around a progress line.
+	if _, err := p.w.Write(append([]byte(p.prefix), b...)); err != nil {
 		return 0, err
 	}
-	return p.w.Write(b)
+	return len(b), nil
 }
 
 func progress(c *cli.Context, stderr io.Writer) *Progress {

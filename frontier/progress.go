@@ -27,7 +27,6 @@ type Progress struct {
 	sitemaps int
 	counts   map[string]int
 	host     string
-	last     time.Time
 	width    int
 	stop     chan struct{}
 	stopped  chan struct{}
@@ -92,6 +91,26 @@ func (p *Progress) Stop() {
 		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.width))
 		p.width = 0
 	}
+}
+
+// Writer is w for the crawl's other stderr lines: each write clears a
+// live progress line first (the next tick redraws it) and never lands
+// inside a line being written, so the two are never interleaved.
+func (p *Progress) Writer() io.Writer { return progressWriter{p} }
+
+type progressWriter struct{ p *Progress }
+
+func (pw progressWriter) Write(b []byte) (int, error) {
+	p := pw.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.live && p.width > 0 {
+		if _, err := fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.width)); err != nil {
+			return 0, err
+		}
+		p.width = 0
+	}
+	return p.w.Write(b)
 }
 
 // Admitted counts URLs added to the frontier.

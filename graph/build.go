@@ -24,7 +24,7 @@ func Build(rec *normalize.Record) *Record { return BuildWith(rec, Limits{}) }
 // BuildWith is Build under the budgets of lim.
 func BuildWith(rec *normalize.Record, lim Limits) *Record {
 	b, visible, c := classified(rec, lim)
-	b.applyModel(defaultModel, &c)
+	b.applyModel(defaultModel(), &c)
 	t := b.t
 
 	g := &Record{
@@ -58,6 +58,7 @@ func BuildWith(rec *normalize.Record, lim Limits) *Record {
 	var notes []string
 	var ldNotes []string
 	g.Structured, g.FAQ, ldNotes = structuredData(rec.Doc.JSONLD)
+	g.Byline, g.Published = pageByline(rec, t, g.Structured), pagePublished(rec, t, g.Structured)
 	g.Gaps = append(g.Gaps, b.gaps...)
 	sig := &signals{rec: rec, visibleText: visible, visibleChars: runes(visible),
 		contentChars: contentChars(g.Blocks), passwords: countPasswords(t), forms: countForms(g.Actions),
@@ -65,16 +66,18 @@ func BuildWith(rec *normalize.Record, lim Limits) *Record {
 	var outcomeNotes []string
 	g.Outcome, outcomeNotes = decideOutcome(sig)
 	cut := budgetGaps(len(rec.Nodes), rec.Stats.CutNodes, b)
+	if rec.Capture.Truncated {
+		// The size cap is a cut like the budgets': partial, with its gap.
+		cut = append(cut, Gap{Label: "end of document", Kind: "truncated",
+			Reason: fmt.Sprintf("the body is longer than the size cap of %d bytes (--max-bytes): the rest of the document was not read", rec.Capture.BodyBytes)})
+		notes = append(notes, "the served document was truncated at the capture size cap")
+	}
 	g.Gaps = append(g.Gaps, cut...)
 	outcomeNotes = append(outcomeNotes, budgetOutcome(&g.Outcome, cut)...)
 	if gap, ok := entryGap(rec.Doc.Title, g.Outcome); ok {
 		g.Gaps = append(g.Gaps, gap)
 	}
-	if rec.Capture.Truncated {
-		g.Gaps = append(g.Gaps, Gap{Label: "end of document", Kind: "truncated",
-			Reason: fmt.Sprintf("the body was cut at the size cap after %d bytes", rec.Capture.BodyBytes)})
-		notes = append(notes, "the served document was truncated at the capture size cap")
-	}
+	pdfOCR(g, rec)
 	if rec.Doc.RootHidden != "" {
 		notes = append(notes, "the page hides itself until a script runs ("+rec.Doc.RootHidden+"); a loading state, so its text is read as shown, not as hidden")
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ContentHash is sha256 over the normalised semantic graph: for every
@@ -36,11 +37,13 @@ func ContentHash(blocks []Block) string {
 
 // timePattern matches ISO 8601 date-times and clock times (10:42, 10:42:07,
 // with optional fraction, am/pm and zone).
-var timePattern = regexp.MustCompile(`(?i)\b(\d{4}-\d{2}-\d{2}[T ])?\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(\s?[ap]\.?m\.?)?(Z|[+-]\d{2}:?\d{2}|\s?UTC|\s?GMT)?\b`)
+var timePattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(\d{4}-\d{2}-\d{2}[T ])?\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(\s?[ap]\.?m\.?)?(Z|[+-]\d{2}:?\d{2}|\s?UTC|\s?GMT)?\b`)
+})
 
 func maskTimes(s string) string {
 	if strings.IndexByte(s, ':') < 0 { // every time the pattern matches has one
 		return s
 	}
-	return timePattern.ReplaceAllString(s, "<time>")
+	return timePattern().ReplaceAllString(s, "<time>")
 }

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"math"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -54,7 +55,7 @@ type tree3 struct {
 
 // defaultModel is model.json, parsed once; nil when the file holds no
 // trees (the rules alone decide).
-var defaultModel = loadModel(modelJSON)
+var defaultModel = sync.OnceValue(func() *blockModel { return loadModel(modelJSON) })
 
 func loadModel(data []byte) *blockModel {
 	var m blockModel

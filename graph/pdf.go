@@ -90,7 +90,7 @@ func pdfBox(b *normalize.Box) *Box {
 // pdfCellBox is a table cell's box: the cell element's box when it lies on
 // the table's page.
 func pdfCellBox(t *tree, table, cell int) *Box {
-	if t.nodes[cell].Source != normalize.SourcePDF {
+	if !normalize.IsPDFSource(t.nodes[cell].Source) {
 		return nil
 	}
 	page, box := pdfNodePlace(t.nodes, cell)
@@ -103,7 +103,7 @@ func pdfCellBox(t *tree, table, cell int) *Box {
 // pdfLatentPlace gives a latent entry from a PDF the page and box of the
 // hidden element.
 func pdfLatentPlace(t *tree, i int, l *Latent) {
-	if t.nodes[i].Source == normalize.SourcePDF {
+	if normalize.IsPDFSource(t.nodes[i].Source) {
 		l.Page, l.Box = pdfNodePlace(t.nodes, i)
 	}
 }

@@ -48,7 +48,7 @@ sieve mcp --http 127.0.0.1:8765 [--token-file FILE] [--store DIR] [capture optio
 		Description: `Serves the Model Context Protocol over stdin/stdout (the default) or over
 Streamable HTTP at http://ADDR/mcp with --http. Tools: distill, get_section,
 get_blocks, search, get_hidden_content, verify_citations, anchor_evidence,
-get_crop. Artifacts are kept in --store by URL and content_hash and exposed as resources
+get_crop, diff. Artifacts are kept in --store by URL and content_hash and exposed as resources
 (sieve://artifact/<key>/manifest.json, …/index.md). distill takes every capture
 option as the default of each read (address policy, robots.txt, politeness,
 --tier). --http listens on a loopback address unless --allow-remote is given,
@@ -99,7 +99,7 @@ func run(c *cli.Context) error {
 		return err
 	}
 	s, err := New(Options{Capture: opts, Normalize: nlim, Graph: glim, Store: store, AllowPaths: c.Bool("allow-paths"),
-		SessionIdle: idle, MaxSessions: maxSessions, Log: cliutil.Stderr(c)})
+		SessionIdle: idle, MaxSessions: maxSessions, Log: cliutil.Stderr(c), Warm: true})
 	if err != nil {
 		return err
 	}

@@ -10,15 +10,16 @@ import (
 
 	"github.com/sieve-dev/sieve/crop"
 	"github.com/sieve-dev/sieve/evidence/evcmd"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/verify"
 )
 
 type cropInput struct {
-	Artifact string `json:"artifact" jsonschema:"the handle distill returned"`
-	CheckID  string `json:"check_id,omitempty" jsonschema:"a grounded check of the last verify_citations call on this artifact (v0001 form); give check_id or page_ref and bbox"`
+	Artifact string `json:"artifact" jsonschema:"distill's handle"`
+	CheckID  string `json:"check_id,omitempty" jsonschema:"a grounded check of verify_citations (v0001); or give page_ref and bbox"`
 	PageRef  string `json:"page_ref,omitempty" jsonschema:"the page of a box to crop (p0001 form)"`
-	BBox     []int  `json:"bbox,omitempty" jsonschema:"the box to crop: [x, y, w, h] in the document's units (PDF points, CSS px of a rendered page), top-left origin"`
+	BBox     []int  `json:"bbox,omitempty" jsonschema:"[x, y, w, h] from the top left (PDF points, CSS px)"`
 }
 
 type cropOutput struct {
@@ -66,7 +67,7 @@ func (s *Server) getCrop(_ context.Context, _ *mcp.CallToolRequest, in cropInput
 			return nil, out, notFound("check %s is %s: only grounded evidence is cropped", in.CheckID, sub.Checks[0].Status)
 		}
 	case in.PageRef != "" && len(in.BBox) == 4:
-		b := verify.Box{X: in.BBox[0], Y: in.BBox[1], W: in.BBox[2], H: in.BBox[3]}
+		b := ground.Box{X: in.BBox[0], Y: in.BBox[1], W: in.BBox[2], H: in.BBox[3]}
 		targets = []crop.Target{{PageRef: in.PageRef, BBox: &b}}
 	default:
 		return nil, out, usagef("get_crop takes check_id, or page_ref and a bbox of four integers")

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tidwall/gjson"
 
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/distill"
@@ -21,9 +22,10 @@ import (
 )
 
 type distillInput struct {
-	URL  string `json:"url,omitempty" jsonschema:"the http(s) URL to read; give url or path, not both"`
-	Path string `json:"path,omitempty" jsonschema:"a local HTML, text or PDF file to read (only when the server allows local files)"`
-	Tier string `json:"tier,omitempty" jsonschema:"static (HTTP only), render (Chromium) or auto (static, rendered when it reads as a shell or too thin); default: the server's --tier"`
+	URL        string `json:"url,omitempty" jsonschema:"an http(s) URL (or give path)"`
+	Path       string `json:"path,omitempty" jsonschema:"a local file, if the server allows"`
+	Tier       string `json:"tier,omitempty" jsonschema:"static, render (a browser) or auto; default: the server's"`
+	Provenance bool   `json:"provenance,omitempty" jsonschema:"also return how it was read (libraries, versions)"`
 }
 
 type distillOutput struct {
@@ -31,6 +33,8 @@ type distillOutput struct {
 	Reused    bool     `json:"reused" jsonschema:"the store already held this URL with this content_hash (the page is unchanged)"`
 	Resources []string `json:"resources" jsonschema:"resource URIs of this artifact"`
 	Manifest  rawJSON  `json:"manifest" jsonschema:"manifest.json: outcome first, then what the page holds; never the page body"`
+
+	Changes *changesOut `json:"changes,omitempty" jsonschema:"for a URL read before: what changed since the read stored before"`
 }
 
 // distillStages is how many progress steps a distillation reports.
@@ -59,10 +63,14 @@ func (s *Server) distill(ctx context.Context, req *mcp.CallToolRequest, in disti
 	key := Key(a.URL, a.ContentHash)
 	_, statErr := s.store.dirOf(key)
 	out.Reused = statErr == nil
+	since := s.sinceOf(key, out.Reused)
 	if err := s.store.put(key, a.Dir); err != nil {
 		return nil, out, toolErr(err)
 	}
 	s.register(key)
+	if out.Changes, err = s.storeVersion(since, key); err != nil {
+		return nil, out, err
+	}
 	manifest, err := s.store.file(key, render.FileManifest)
 	if err != nil {
 		return nil, out, err
@@ -71,8 +79,11 @@ func (s *Server) distill(ctx context.Context, req *mcp.CallToolRequest, in disti
 	if err := codec.Unmarshal(manifest, &m); err != nil {
 		return nil, out, internalf("decoding manifest.json: %v", err)
 	}
+	if !in.Provenance {
+		manifest = withoutMember(manifest, "provenance")
+	}
 	out.Artifact, out.Manifest, out.Resources = key, rawJSON(manifest), resourceURIs(key)
-	return textResult(manifestText(key, out.Reused, &m)), out, nil
+	return textResult(manifestText(key, out.Reused, &m) + changesText(out.Changes)), out, nil
 }
 
 // distillTarget checks the arguments and returns the capture input and
@@ -155,7 +166,7 @@ func (s *Server) runChain(ctx context.Context, req *mcp.CallToolRequest, cp *cap
 		if err := codec.Unmarshal(outLine, &e); err != nil {
 			return a, internalf("decoding the error record: %v", err)
 		}
-		return a, &ToolError{KindFailed, fmt.Sprintf("%s: %s (the CLI writes this as an error record: %s)", e.Stage, e.Error, outLine)}
+		return a, &ToolError{KindFailed, fmt.Sprintf("could not read %s: %s", target, agentWords(e.Error))}
 	}
 	if runErr != nil && !errors.Is(runErr, jsonl.ErrFailedLines) {
 		return a, toolErr(runErr)
@@ -187,4 +198,37 @@ func progress(ctx context.Context, req *mcp.CallToolRequest) func(n int, msg str
 			ProgressToken: token, Progress: float64(n), Total: distillStages, Message: msg,
 		})
 	}
+}
+
+// withoutMember is a JSON object without its top-level member name, the
+// others kept in order (compacted).
+func withoutMember(obj []byte, name string) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	gjson.ParseBytes(obj).ForEach(func(k, v gjson.Result) bool {
+		if k.String() == name {
+			return true
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(k.Raw)
+		b.WriteByte(':')
+		json.Compact(&b, []byte(v.Raw)) //nolint:errcheck // v is valid JSON, part of a valid object
+		return true
+	})
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// agentWords is a message of the CLI's said to an agent: the flags it
+// names are the server operator's, not the agent's, and a target that is
+// not http(s) says what is.
+func agentWords(msg string) string {
+	msg = strings.ReplaceAll(msg, "(--allow-private or --allow-addr allows it)",
+		"(this server does not read such addresses unless its operator starts it with --allow-private or --allow-addr)")
+	if strings.HasPrefix(msg, "not an http(s) URL") {
+		msg += "; give an http(s) URL"
+	}
+	return msg
 }

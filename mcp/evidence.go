@@ -10,6 +10,7 @@ import (
 
 	"github.com/sieve-dev/sieve/anchor"
 	"github.com/sieve-dev/sieve/evidence/evcmd"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/render"
 	"github.com/sieve-dev/sieve/verify"
@@ -20,7 +21,7 @@ import (
 const evidenceDocument = "evidence/document.ethos.json"
 
 type verifyInput struct {
-	Artifact string  `json:"artifact" jsonschema:"the handle distill returned"`
+	Artifact string  `json:"artifact" jsonschema:"distill's handle"`
 	Claims   rawJSON `json:"claims" jsonschema:"citation claims: a non-empty array of claims ({claim_id, kind: quote|value|table_cell|region|presence…, text, locator?}) or an envelope {document_fingerprint?, source_fingerprint?, claims: [...]} as sieve verify --citations reads"`
 }
 
@@ -36,12 +37,12 @@ type verifyOutput struct {
 }
 
 // source loads the artifact's grounding source.
-func (s *Server) source(key string) (verify.GroundingSource, error) {
+func (s *Server) source(key string) (ground.Source, error) {
 	p, err := s.store.path(key, evidenceDocument)
 	if err != nil {
 		return nil, err
 	}
-	return evcmd.LoadFile(verify.FormatAuto, p)
+	return evcmd.LoadFile(ground.FormatAuto, p)
 }
 
 func (s *Server) verifyCitations(_ context.Context, _ *mcp.CallToolRequest, in verifyInput) (*mcp.CallToolResult, verifyOutput, error) {
@@ -92,9 +93,9 @@ func (s *Server) verifyCitations(_ context.Context, _ *mcp.CallToolRequest, in v
 }
 
 type anchorInput struct {
-	Artifact string  `json:"artifact" jsonschema:"the handle distill returned"`
-	Refs     rawJSON `json:"refs,omitempty" jsonschema:"the evidence refs (an evidence anchor request's evidence_refs array); give refs or request"`
-	Request  rawJSON `json:"request,omitempty" jsonschema:"a whole evidence anchor request (evidence_anchor_request.json), as sieve evidence anchor --evidence-refs reads"`
+	Artifact string  `json:"artifact" jsonschema:"distill's handle"`
+	Refs     rawJSON `json:"refs,omitempty" jsonschema:"an evidence_refs array; or give request"`
+	Request  rawJSON `json:"request,omitempty" jsonschema:"a whole evidence anchor request"`
 }
 
 type anchorOutput struct {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/evidence/evcmd"
+	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"
@@ -203,7 +204,7 @@ func TestToolsAndAnnotations(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]bool{"distill": true, "get_section": true, "get_blocks": true, "search": true,
-		"get_hidden_content": true, "verify_citations": true, "anchor_evidence": true, "get_crop": true}
+		"get_hidden_content": true, "verify_citations": true, "anchor_evidence": true, "get_crop": true, "diff": true}
 	for _, tool := range res.Tools {
 		if !want[tool.Name] {
 			t.Errorf("unexpected tool %q", tool.Name)
@@ -323,7 +324,7 @@ func TestDistillSectionVerifyLikeCLI(t *testing.T) {
 	if isErr {
 		t.Fatalf("verify_citations: %s", text)
 	}
-	src, err := evcmd.LoadFile(verify.FormatAuto, filepath.Join(cli.Dir, evidenceDocument))
+	src, err := evcmd.LoadFile(ground.FormatAuto, filepath.Join(cli.Dir, evidenceDocument))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -582,8 +583,8 @@ func TestOutcomesAndErrors(t *testing.T) {
 		{"distill", map[string]any{}, "error (usage): "},
 		{"distill", map[string]any{"url": f.base, "path": "x"}, "error (usage): "},
 		{"distill", map[string]any{"path": "/etc/hostname"}, "error (usage): this server reads no local files"},
-		{"distill", map[string]any{"url": "ftp://example.com/"}, "error (failed): capture: "},
-		{"distill", map[string]any{"url": f.base + "/image.png"}, "error (failed): normalize: "},
+		{"distill", map[string]any{"url": "ftp://example.com/"}, "error (failed): could not read ftp://example.com/: "},
+		{"distill", map[string]any{"url": f.base + "/image.png"}, "error (failed): could not read "},
 		{"distill", map[string]any{"url": f.base, "tier": "fast"}, "error (usage): unknown tier"},
 		{"get_section", map[string]any{"artifact": "../../etc", "section_id": "s_intro"}, "error (not_found): "},
 		{"get_section", map[string]any{"artifact": docs.Artifact, "section_id": "s_nope"}, "error (not_found): "},

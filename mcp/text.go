@@ -53,7 +53,7 @@ func manifestText(key string, reused bool, m *graph.Record) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "outcome: %s (HTTP %d)\n", m.Outcome.Status, m.Outcome.HTTPStatus)
 	for _, e := range m.Outcome.Evidence {
-		fmt.Fprintf(&b, "  evidence: %s\n", oneLine(e))
+		fmt.Fprintf(&b, "  evidence: %s\n", agentWords(oneLine(e)))
 	}
 	if m.Outcome.BodyExcerpt != "" {
 		fmt.Fprintf(&b, "  body excerpt (untrusted): %s\n", oneLine(m.Outcome.BodyExcerpt))

@@ -25,7 +25,7 @@ const (
 
 // ErrUnsupported is wrapped by the error Normalize returns for a content
 // type it does not read.
-var ErrUnsupported = errors.New("sieve-normalize reads HTML and plain text")
+var ErrUnsupported = errors.New("sieve reads HTML, plain text and PDF")
 
 // Normalize turns one capture record into a normalized record. A failed
 // fetch or an empty body gives a valid record with no nodes (the failure is

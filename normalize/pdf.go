@@ -663,7 +663,7 @@ func (e *pdfEmitter) element(parent int, tag, path string, box *Box) int {
 
 func (e *pdfEmitter) text(parent int, r pdfRun) {
 	id := len(e.out.Nodes)
-	e.out.Nodes = append(e.out.Nodes, Node{ID: id, Parent: parent, Tag: textTag, Text: r.text, Source: SourcePDF,
+	e.out.Nodes = append(e.out.Nodes, Node{ID: id, Parent: parent, Tag: textTag, Text: r.text, Source: e.out.Nodes[parent].Source,
 		Box: pageBox(r.box), Page: e.pageNo, Hidden: r.hidden, HiddenRule: r.rule})
 	e.out.Stats.TextNodes++
 }
@@ -731,6 +731,7 @@ func (e *pdfEmitter) emit(parent int, parentPath string, el *pdfEl, sib *sibling
 			n.Attrs = map[string]string{}
 		}
 		n.Attrs[PDFTextLayer] = PDFTextLayerOCR
+		n.Source = SourcePDFOCR
 	}
 	for _, r := range textRuns(el.lines) {
 		e.text(id, r)

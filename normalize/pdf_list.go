@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -12,7 +13,9 @@ import (
 const pdfListMin = 2
 
 // enumerator matches list numbering: 1. 1) a. a) (i) (a) (1) iv.
-var enumerator = regexp.MustCompile(`^(?:\d{1,3}[.)]|[a-zA-Z][.)]|[ivxlc]{1,6}[.)]|\((?:\d{1,3}|[a-zA-Z]|[ivxlc]{1,6})\))$`)
+var enumerator = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:\d{1,3}[.)]|[a-zA-Z][.)]|[ivxlc]{1,6}[.)]|\((?:\d{1,3}|[a-zA-Z]|[ivxlc]{1,6})\))$`)
+})
 
 // bulletRunes start an unordered item on their own or glued to the text;
 // the ASCII ones only on their own.
@@ -42,7 +45,7 @@ func listMarker(l *pdfLine) (kind string, marker *pdfWord, textX float64) {
 		kind = "ul"
 	case strings.ContainsRune(bulletRunes, r) && r != '–' && r != '—':
 		return "ul", first, first.box.X + first.box.W*float64(n)/float64(len(first.text))
-	case enumerator.MatchString(first.text):
+	case enumerator().MatchString(first.text):
 		kind = "ol"
 	default:
 		return "", nil, 0

@@ -257,7 +257,7 @@ func (tb *tagBuilder) list(t *capture.PDFTag) []*pdfEl {
 			el.kids = append(el.kids, wrap("li", tb.block(k))...)
 		}
 	}
-	if orderedNumbering[t.Attrs["ListNumbering"]] || enumerator.MatchString(label) {
+	if orderedNumbering[t.Attrs["ListNumbering"]] || enumerator().MatchString(label) {
 		el.tag = "ol"
 	}
 	if len(el.kids) == 0 {

@@ -69,7 +69,7 @@ type Node struct {
 	// style-sheet rule that fired (`style="display:none"`, `.promo { display: none }`,
 	// `class="sr-only"`, `attribute hidden`).
 	HiddenRule string `json:"hidden_rule,omitempty"`
-	Source     string `json:"source"`         // "static" (served HTML), "dom" (rendered), "pdf" (a PDF text layer), canvas_fallback / canvas_scene / canvas_ocr (a canvas's fallback, scene graph, pixels)
+	Source     string `json:"source"`         // "static" (served HTML), "dom" (rendered), "pdf" (a PDF text layer), "pdf_ocr" (a PDF page's text read by OCR), canvas_fallback / canvas_scene / canvas_ocr (a canvas's fallback, scene graph, pixels)
 	Box        *Box   `json:"box,omitempty"`  // page coordinates: CSS px (render tier) or points on page Page (PDF)
 	Page       int    `json:"page,omitempty"` // PDF: 1-based page number of the node
 }

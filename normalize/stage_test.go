@@ -51,7 +51,7 @@ func TestContentTypes(t *testing.T) {
 		{"", "<!doctype html><p>x</p>", "", "", true},
 		{"application/octet-stream", "<html><p>x</p>", "", "", true},
 		{"", "just words", "", "", true},
-		{"application/json", `{"a":1}`, "", "unsupported content type application/json: sieve-normalize reads HTML and plain text", false},
+		{"application/json", `{"a":1}`, "", "unsupported content type application/json: sieve reads HTML, plain text and PDF", false},
 		{"application/xml", `<a/>`, "", "unsupported content type application/xml", false},
 		{"application/pdf", "", "binary content type", "unsupported content type application/pdf", false},
 		{"image/png", "", "binary content type", "unsupported content type image/png", false},

@@ -21,6 +21,13 @@
 # $OUT        result directory, relative (default crawl)
 # $JOBLOG     parallel's --joblog (default $OUT/joblog)
 # $CRAWL_ARGS flags for sieve crawl (scope, delay, tier, …)
+# $ROUND      a name for a new round over the same $OUT (a re-crawl): each shard
+#             gets a fresh state, .crawl-round-$ROUND, and its own joblog and
+#             pages file, and every line says what changed since the round before
+#             ("change": new, unchanged, changed, gone, blocked_now;
+#             docs/CRAWL.md#change-tracking). Changes are told against the
+#             shard directory on the machine that runs the shard: give each
+#             round the same SSHLOGIN, or the shards' directories, to compare.
 #
 # Resume: a failed job is run again (--retries, on another machine when
 # there is one), and so are the unfinished shards when the same command is
@@ -38,7 +45,10 @@ SSHLOGIN=${SSHLOGIN:-:}
 SHARDS=${SHARDS:-4}
 SIEVE=${SIEVE:-bin/static/sieve}
 OUT=${OUT:-crawl}
-JOBLOG=${JOBLOG:-$OUT/joblog}
+R=${ROUND:+-$ROUND}
+JOBLOG=${JOBLOG:-$OUT/joblog$R}
+STATE_ARG=
+if [ -n "${ROUND:-}" ]; then STATE_ARG="--state $OUT/shard-{}/.crawl-round-$ROUND"; fi
 case $SIEVE in /*) echo "crawl-ssh.sh: SIEVE must be a relative path (it is shipped to the same place under each login's home)" >&2; exit 2;; esac
 case $OUT in /*) echo "crawl-ssh.sh: OUT must be a relative path (it is brought back with --return)" >&2; exit 2;; esac
 [ -x "$SIEVE" ] || { echo "crawl-ssh.sh: no $SIEVE: run make static (or set SIEVE)" >&2; exit 2; }
@@ -49,4 +59,4 @@ i=0
 while [ "$i" -lt "$SHARDS" ]; do echo "$i"; i=$((i + 1)); done |
   parallel --will-cite --sshlogin "$SSHLOGIN" --basefile "$SIEVE" --basefile "$seeds" \
     --joblog "$JOBLOG" --resume-failed --retries 3 --return "$OUT/shard-{}" \
-    "mkdir -p $OUT/shard-{} && $SIEVE crawl --quiet --shard {}/$SHARDS --out $OUT/shard-{} ${CRAWL_ARGS:-} < $seeds >> $OUT/shard-{}/.pages.jsonl && cat $OUT/shard-{}/.pages.jsonl"
+    "mkdir -p $OUT/shard-{} && $SIEVE crawl --quiet --fail-on none --shard {}/$SHARDS --out $OUT/shard-{} $STATE_ARG ${CRAWL_ARGS:-} < $seeds >> $OUT/shard-{}/.pages$R.jsonl && cat $OUT/shard-{}/.pages$R.jsonl"

@@ -11,7 +11,10 @@
 #
 # The last stage is sieve-frontier settle, sieve-render's drop-in for batches
 # that are run again: an unchanged page is not rewritten, and a failed
-# re-read never replaces a good artifact (the failure goes beside it).
+# re-read never replaces a good artifact (the failure goes beside it); every
+# line says what the page is against the artifact found ("change": new,
+# unchanged, changed with the earlier read in previous/ and diff.json, gone
+# or blocked_now: docs/CRAWL.md#change-tracking).
 set -eu
 command -v sieve-capture >/dev/null 2>&1 || PATH="$(cd "$(dirname "$0")/.." && pwd)/bin:$PATH"
 OUT=${OUT:-artifacts}

@@ -35,7 +35,8 @@ echo
 echo "Artifacts are in $OUT: open any index.md (what an agent reads), index.html (for a person),"
 echo "manifest.json (outcome first) or content.json (the whole graph, latent[] included)."
 echo
-echo "Next, try:"
-echo "  $BIN/sieve distill --format md https://example.com/           # any page as Markdown on stdout"
-echo "  $BIN/sieve distill --format md --header ./saved.html --base-url https://example.com/a  # a saved page"
-echo "  make install PREFIX=~/.local && sieve man | less                # the binaries, man pages, completions"
+echo "Next, try (offline):"
+echo "  $BIN/sieve-sample --addr 127.0.0.1:8765 &                       # the sample site again, on a port you choose"
+echo "  $BIN/sieve distill --allow-addr 127.0.0.1:8765 --format md http://127.0.0.1:8765/article.html  # a served page as Markdown"
+echo "  $BIN/sieve distill --format md --header internal/sample/site/docs.html  # a saved page, with its outcome"
+echo "  make install PREFIX=~/.local && man sieve                       # the binaries, man pages, completions"

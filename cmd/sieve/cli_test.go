@@ -39,8 +39,8 @@ var cliCases = []struct {
 	{"sieve distill -f md --fail-on none --tier static --allow-private $SITE/forbidden", "", `^# 403`, `^sieve distill: 1 target: 1 blocked\n$`, 0},
 	{"sieve distill -f md --fail-on challenge,auth_required --tier static --allow-private $SITE/forbidden $SITE/account", "", `^# 403`, `account: auth_required: redirected`, 13},
 	{"sieve distill -f md --tier static --allow-private $SITE/forbidden", "", `^# 403`, `forbidden: blocked`, 13},
-	{"sieve distill -f md --tier static $SITE/article.html", "", `^# `, `article.html: blocked: not fetched: .*refused`, 13},
-	{"sieve distill -f md -q --tier static --allow-private", "not a url\n$SITE/article.html\n", `^# Second flush`, `^sieve distill: capture: line 1: not an http\(s\) URL or an existing file: "not a url"\nsieve distill: 1 of 2 lines failed`, 1},
+	{"sieve distill -f md --tier static $SITE/article.html", "", `^$`, `article.html: no content to print \(outcome blocked\)(?s:.*)article.html: blocked: not fetched: .*refused`, 13},
+	{"sieve distill -f md -q --tier static --allow-private", "not a url\n$SITE/article.html\n", `^# Second flush`, `^sieve distill: line 1: not an http\(s\) URL or an existing file: "not a url"\nsieve distill: 1 of 2 lines failed`, 1},
 	{"sieve distill -q --tier static --allow-private --out $WORK/a", "not a url\n", `^\{"record":"error",[^\n]*"stage":"capture"`, `line 1: not an http`, 1},
 	{"sieve distill --tier static --allow-private --out $WORK/a $SITE/article.html", "", `^\{"record":"artifact",[^\n]*"outcome":"ok"`, `^sieve distill: 1 target: 1 ok\n$`, 0},
 	// --base-url: a saved page's links resolve against the address it came from.

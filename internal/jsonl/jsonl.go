@@ -15,8 +15,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/record"
@@ -128,14 +131,11 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Sta
 			var se *StageError
 			if errors.As(err, &se) {
 				stage, input, err = se.Stage, se.Input, se.Err
-				if named {
-					prog += ": " + stage // the stage of a chain
-				}
 			}
 			if !named {
 				prog = "sieve-" + stage
 			}
-			fmt.Fprintf(stderr, "%s: line %d: %v\n", prog, no, err)
+			fmt.Fprintf(stderr, "%s: line %d: %s%v\n", prog, no, targetOf(named && (se != nil || errors.Is(err, ErrInterrupted)), line, err), err)
 			b, _ = codec.Marshal(record.NewError(stage, no, input, err))
 		}
 		if len(b) > 0 && len(b) == len(line) && cap(line) > len(line) && &b[0] == &line[0] {
@@ -186,6 +186,20 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, stderr io.Writer, st Sta
 }
 
 type progKey struct{}
+
+// targetOf is "TARGET: " for a chain the user ran as one command (sieve
+// distill, sieve crawl: the target in the user's words, not the stage),
+// unless err already quotes it.
+func targetOf(named bool, line []byte, err error) string {
+	t := strings.TrimSpace(string(line))
+	if strings.HasPrefix(t, "{") {
+		t = gjson.Get(t, "url").String() // a target line or a crawl's item
+	}
+	if !named || t == "" || len(t) > 200 || strings.Contains(err.Error(), t) {
+		return ""
+	}
+	return t + ": "
+}
 
 // WithProg names the command the user ran (e.g. "sieve distill") for the
 // messages Run writes on stderr; without it they name the stage's binary.

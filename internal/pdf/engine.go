@@ -6,7 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/klippa-app/go-pdfium"
@@ -84,7 +88,40 @@ func (e *engine) renew() error {
 	return nil
 }
 
+// notice, when set (SetNotice), hears one line when starting the engine
+// will be slow: it compiles PDFium into an empty cache dir (some 15–20 s
+// on an idle 2-core machine; later processes start in under a second).
+var notice atomic.Pointer[io.Writer]
+
+// SetNotice makes w hear that the engine is about to be compiled (a cold
+// cache, or none); nil says nothing (the default).
+func SetNotice(w io.Writer) {
+	if w == nil {
+		notice.Store(nil)
+		return
+	}
+	notice.Store(&w)
+}
+
+// Warm starts the engine, compiling it into the cache dir when it is not
+// there yet, and says where that is ("" when no dir can be written).
+func Warm() (cacheDir string, err error) {
+	engMu.Lock()
+	defer engMu.Unlock()
+	_, err = getEngine()
+	return cachePath(), err
+}
+
 func startEngine() (*engine, error) {
+	if p := notice.Load(); p != nil {
+		dir := cachePath()
+		switch {
+		case dir == "":
+			fmt.Fprintln(*p, "sieve: compiling the PDF engine (some 15-20 s); no cache dir can be written, so every run does")
+		case cacheCold(dir):
+			fmt.Fprintf(*p, "sieve: compiling the PDF engine, once (some 15-20 s); later runs reuse %s\n", dir)
+		}
+	}
 	size := max(maxReaders, 1)
 	pool, err := webassembly.Init(webassembly.Config{
 		MinIdle:       1,
@@ -125,23 +162,64 @@ func runtimeConfig() wazero.RuntimeConfig {
 // compilationCache is wazero's file cache in the user cache dir, or nil
 // when there is none or it cannot be written.
 func compilationCache() wazero.CompilationCache {
-	base, err := os.UserCacheDir()
-	if err != nil {
+	dir := cachePath()
+	if dir == "" {
 		return nil
 	}
-	dir := filepath.Join(base, "sieve", "wazero")
-	if os.MkdirAll(dir, 0o755) != nil {
-		return nil
-	}
-	probe, err := os.CreateTemp(dir, ".probe-*")
-	if err != nil {
-		return nil
-	}
-	probe.Close()
-	os.Remove(probe.Name())
 	cache, err := wazero.NewCompilationCacheWithDir(dir)
 	if err != nil {
 		return nil
 	}
 	return cache
+}
+
+// cacheCold reports whether dir holds no compiled code of this build's
+// wazero: its file cache keeps it under wazero-VERSION-GOARCH-GOOS, the
+// version as wazero reads it from the build info.
+func cacheCold(dir string) bool {
+	sub := filepath.Join(dir, "wazero-"+wazeroVersion()+"-"+runtime.GOARCH+"-"+runtime.GOOS)
+	entries, err := os.ReadDir(sub)
+	return err != nil || len(entries) == 0
+}
+
+// wazeroVersion is the version wazero names its cache dir by
+// (internal/version.GetWazeroVersion: the module's version in the build
+// info, else the main module's, else "dev").
+func wazeroVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	v := ""
+	for _, d := range info.Deps {
+		if strings.Contains(d.Path, "github.com/tetratelabs/wazero") {
+			v = d.Version
+		}
+	}
+	if v == "" || v == "(devel)" {
+		v = info.Main.Version
+	}
+	if v == "" || v == "(devel)" {
+		return "dev"
+	}
+	return v
+}
+
+// cachePath is the compilation cache's dir when it can be written, else "".
+func cachePath() string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	dir := filepath.Join(base, "sieve", "wazero")
+	if os.MkdirAll(dir, 0o755) != nil {
+		return ""
+	}
+	probe, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		return ""
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return dir
 }
