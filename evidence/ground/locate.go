@@ -139,7 +139,16 @@ func (r *resolver) elements() []int {
 func (r *resolver) filter(keep func(i int, e Element) bool) {
 	out := []int{}
 	els := r.x.src.Elements()
-	for _, i := range r.elements() {
+	if r.cand == nil { // every element: walked without listing them first
+		for i := range els {
+			if keep(i, els[i]) {
+				out = append(out, i)
+			}
+		}
+		r.cand = out
+		return
+	}
+	for _, i := range r.cand {
 		if keep(i, els[i]) {
 			out = append(out, i)
 		}
@@ -147,9 +156,19 @@ func (r *resolver) filter(keep func(i int, e Element) bool) {
 	r.cand = out
 }
 
+// among says whether element i is a candidate, in constant time while no
+// field has narrowed them (a located claim on a long page names its element
+// first: listing every element for it made each claim cost the page).
+func (r *resolver) among(i int) bool {
+	if r.cand == nil {
+		return i >= 0 && i < len(r.x.src.Elements())
+	}
+	return slices.Contains(r.cand, i)
+}
+
 // one narrows the candidates to element i, which must be among them.
 func (r *resolver) one(field, what string, i int) *LocateError {
-	if !slices.Contains(r.elements(), i) {
+	if !r.among(i) {
 		return nothing(field, "locator %s %s is not in the located %s: the locator names nothing", field, what, strings.Join(r.desc, ", "))
 	}
 	r.cand = []int{i}
