@@ -124,11 +124,7 @@ func runCarry(c *cli.Context, file string, d *Report, format string) error {
 	if err != nil {
 		return evcmd.Coded(cliutil.ExitInvalidCitations, "invalid_citations", "%v", err)
 	}
-	old, err := evcmd.LoadFile(ground.FormatAuto, d.Old.Path)
-	if err != nil {
-		return err
-	}
-	new, err := evcmd.LoadFile(ground.FormatAuto, d.New.Path)
+	old, new, err := loadPair(d)
 	if err != nil {
 		return err
 	}
@@ -147,6 +143,18 @@ func runCarry(c *cli.Context, file string, d *Report, format string) error {
 	return nil
 }
 
+// loadPair loads the two documents d compares, for carrying claims or refs
+// from the old one to the new one.
+func loadPair(d *Report) (old, new ground.Source, err error) {
+	if old, err = evcmd.LoadFile(ground.FormatAuto, d.Old.Path); err != nil {
+		return nil, nil, err
+	}
+	if new, err = evcmd.LoadFile(ground.FormatAuto, d.New.Path); err != nil {
+		return nil, nil, err
+	}
+	return old, new, nil
+}
+
 // runCarryAnchors is --evidence-refs: the refs bound on both documents,
 // with --citations' exits.
 func runCarryAnchors(c *cli.Context, file string, d *Report, format string) error {
@@ -158,11 +166,7 @@ func runCarryAnchors(c *cli.Context, file string, d *Report, format string) erro
 	if err != nil {
 		return evcmd.Coded(cliutil.ExitInvalidEvidenceRefs, "invalid_evidence_refs", "%v", err)
 	}
-	old, err := evcmd.LoadFile(ground.FormatAuto, d.Old.Path)
-	if err != nil {
-		return err
-	}
-	new, err := evcmd.LoadFile(ground.FormatAuto, d.New.Path)
+	old, new, err := loadPair(d)
 	if err != nil {
 		return err
 	}
