@@ -402,11 +402,7 @@ func (cw *crawlWriter) line(line []byte) error {
 		p.Done(outcome, HostKey(it.URL))
 	}
 	if r := k.cfg.Report; r != nil {
-		evidence := ""
-		if kind == record.KindError {
-			evidence = gjson.GetBytes(line, "error").String()
-		}
-		r(it.URL, outcome, evidence)
+		r(it.URL, outcome, reportEvidence(kind, line))
 	}
 	k.mu.Lock()
 	k.outstanding--
@@ -692,12 +688,35 @@ func emptied(old manifest, rec *graph.Record) bool {
 
 type manifest struct {
 	Outcome struct {
-		Status string `json:"status"`
+		Status   string   `json:"status"`
+		Evidence []string `json:"evidence"`
 	} `json:"outcome"`
 	ContentHash string `json:"content_hash"`
 	Counts      struct {
 		Blocks int `json:"blocks"`
 	} `json:"counts"`
+}
+
+// reportEvidence is the why of a page line on stderr, as sieve distill
+// gives it: an error record's error, a kept artifact's failed re-read, or
+// the first evidence line of a written artifact whose outcome is not ok
+// (read back from its manifest.json; the artifact line carries none).
+func reportEvidence(kind string, line []byte) string {
+	switch {
+	case kind == record.KindError:
+		return gjson.GetBytes(line, "error").String()
+	case kind != record.KindArtifact:
+		return ""
+	case gjson.GetBytes(line, "reread.kept").Bool():
+		return gjson.GetBytes(line, "reread.evidence.0").String()
+	case gjson.GetBytes(line, "outcome").String() == graph.StatusOK:
+		return ""
+	}
+	m, ok := readManifest(gjson.GetBytes(line, "dir").String())
+	if !ok || len(m.Outcome.Evidence) == 0 {
+		return ""
+	}
+	return m.Outcome.Evidence[0]
 }
 
 func (m manifest) artifact(u, dir string) render.Artifact {
