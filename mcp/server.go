@@ -42,6 +42,9 @@ type Options struct {
 	Graph     graph.Limits
 	// Store is the store directory (see Store).
 	Store string
+	// Shards are shard archives (sieve distill --shard), or directories
+	// of them, whose artifacts the store serves read-only.
+	Shards []string
 	// AllowPaths lets distill read local files (a path, or a url that is a
 	// path or file:// URL).
 	AllowPaths bool
@@ -51,8 +54,9 @@ type Options struct {
 	// MaxSessions is how many Streamable HTTP sessions may be open at once;
 	// a new one past it is refused. 0 is DefaultMaxSessions.
 	MaxSessions int
-	// Log gets one line per tool call that failed or was cancelled; nil
-	// logs nothing.
+	// Log gets one line per tool call that failed or was cancelled, and
+	// (with Warm) one when the PDF engine is compiled into a cold cache;
+	// nil logs nothing.
 	Log io.Writer
 	// Warm starts, in the background as the server starts, what a first
 	// distill would otherwise wait for: the browser of the default tier
@@ -106,6 +110,9 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := st.addShards(opts.Shards); err != nil {
+		return nil, err
+	}
 	if opts.Capture.Browser.Blobs == "" {
 		// Screenshots and PDF bytes, which get_crop draws from.
 		opts.Capture.Browser.Blobs = filepath.Join(opts.Store, "blobs")
@@ -132,6 +139,9 @@ func New(opts Options) (*Server, error) {
 	if opts.Warm {
 		s.warmed.Add(1)
 		go s.warm()
+		if opts.Log != nil {
+			pdf.SetNotice(opts.Log) // a cold cache: the log says why the first PDF waits
+		}
 		go pdf.Warm() // the process's engine; a failure is the first PDF's to report
 	}
 	return s, nil
