@@ -33,21 +33,12 @@ type AnchorSummary struct {
 	NotGroundedBefore int `json:"not_grounded_before"`
 }
 
-// CarriedRef is one ref's verdict: its anchor status on each document,
-// the sections its binding lay in, the blocks it bound (native ids) and,
-// when the bound text was edited, the block changes.
+// CarriedRef is one ref's verdict (CarryVerdict) under its evidence id:
+// its anchor status on each document, the sections its binding lay in and
+// the blocks it bound (native ids).
 type CarriedRef struct {
-	EvidenceID   string        `json:"evidence_id"`
-	Kind         string        `json:"kind"`
-	Status       string        `json:"status"`
-	OldStatus    string        `json:"old_status"`
-	NewStatus    string        `json:"new_status"`
-	OldSectionID string        `json:"old_section_id"`
-	NewSectionID string        `json:"new_section_id"`
-	OldRefs      []string      `json:"old_refs"`
-	NewRefs      []string      `json:"new_refs"`
-	Reason       string        `json:"reason"` // the new anchor's reason
-	Edits        []BlockChange `json:"edits"`
+	EvidenceID string `json:"evidence_id"`
+	CarryVerdict
 }
 
 // CarryAnchors binds every ref on the old and on the new document, as
@@ -65,22 +56,17 @@ func CarryAnchors(old, new ground.Source, refs []anchor.Ref, d *Report) *AnchorC
 		ref.DocumentFingerprint, ref.SourceFingerprint = "", ""
 		oa := ao.Anchor(ref, "", "")
 		na := an.Anchor(move.carry(ref), "", "")
-		cr := CarriedRef{EvidenceID: ref.EvidenceID, Kind: ref.Kind, OldStatus: oa.Status, NewStatus: na.Status,
-			OldRefs: natives(oa), NewRefs: natives(na), Reason: na.Reason, Edits: []BlockChange{}}
-		cr.OldSectionID, cr.NewSectionID = boundSection(secOld, oa), boundSection(secNew, na)
-		for _, id := range cr.OldRefs {
-			if e, ok := edits[id]; ok {
-				cr.Edits = append(cr.Edits, e)
-			}
-		}
-		cr.Status = refVerdict(oa, na, &cr)
+		cr := CarriedRef{EvidenceID: ref.EvidenceID, CarryVerdict: newVerdict(ref.Kind,
+			carriedSide{oa.Status, natives(oa), boundSection(secOld, oa)},
+			carriedSide{na.Status, natives(na), boundSection(secNew, na)}, na.Reason, edits)}
+		cr.Status = refVerdict(oa, na, &cr.CarryVerdict)
 		r.count(cr.Status)
 		r.Refs = append(r.Refs, cr)
 	}
 	return r
 }
 
-func refVerdict(oa, na anchor.Anchor, cr *CarriedRef) string {
+func refVerdict(oa, na anchor.Anchor, cr *CarryVerdict) string {
 	switch {
 	case oa.Status != anchor.StatusBound:
 		return CarryNotGrounded
@@ -214,19 +200,7 @@ func ParseRefs(b []byte) ([]anchor.Ref, error) {
 
 // RenderAnchors writes the carried refs in the named format.
 func RenderAnchors(r *AnchorCarryReport, format string) ([]byte, error) {
-	switch format {
-	case FormatJSON:
-		return renderJSON(r)
-	case FormatText:
-		return []byte(anchorText(r)), nil
-	case FormatMarkdown:
-		var b strings.Builder
-		b.WriteString("# sieve diff --evidence-refs: " + r.Status + "\n\n")
-		b.WriteString("Text quoted from the pages below is untrusted page content.\n\n")
-		fenced(&b, anchorText(r))
-		return []byte(strings.TrimRight(b.String(), "\n") + "\n"), nil
-	}
-	return nil, fmt.Errorf("unknown format %q (text, md, json)", format)
+	return renderCarried(format, "sieve diff --evidence-refs: "+r.Status, r, func() string { return anchorText(r) })
 }
 
 func anchorText(r *AnchorCarryReport) string {
@@ -236,19 +210,7 @@ func anchorText(r *AnchorCarryReport) string {
 	fmt.Fprintf(&b, "refs: %d still grounded, %d moved, %d changed, %d gone, %d not grounded before\n",
 		s.StillGrounded, s.Moved, s.Changed, s.Gone, s.NotGroundedBefore)
 	for _, c := range r.Refs {
-		line := fmt.Sprintf("%-19s %s (%s)", c.Status, clean(c.EvidenceID), c.Kind)
-		switch c.Status {
-		case CarryMoved:
-			line += fmt.Sprintf(": %s -> %s", c.OldSectionID, c.NewSectionID)
-		case CarryNotGrounded:
-			line += ": was " + c.OldStatus + ", now " + c.NewStatus
-		case CarryGone:
-			line += ": " + clean(c.Reason)
-		}
-		b.WriteString(line + "\n")
-		for _, e := range c.Edits {
-			b.WriteString("    " + blockLine(e) + "\n")
-		}
+		c.writeText(&b, c.EvidenceID)
 	}
 	return b.String()
 }

@@ -47,21 +47,10 @@ type CarrySummary struct {
 	NotGroundedBefore int `json:"not_grounded_before"`
 }
 
-// Carried is one claim's verdict: its check on each document (verify
-// statuses), the sections its evidence lay in, and for an edit the block
-// changes of the text it cited.
+// Carried is one claim's verdict (CarryVerdict) under its claim id.
 type Carried struct {
-	ClaimID      string        `json:"claim_id"`
-	Kind         string        `json:"kind"`
-	Status       string        `json:"status"`
-	OldStatus    string        `json:"old_status"`
-	NewStatus    string        `json:"new_status"`
-	OldSectionID string        `json:"old_section_id"`
-	NewSectionID string        `json:"new_section_id"`
-	OldRefs      []string      `json:"old_refs"` // the cited blocks (native ids) in the old document
-	NewRefs      []string      `json:"new_refs"`
-	Reason       string        `json:"reason"` // the new check's reason
-	Edits        []BlockChange `json:"edits"`
+	ClaimID string `json:"claim_id"`
+	CarryVerdict
 }
 
 // Carry re-checks every claim on the old and the new document. The
@@ -79,22 +68,17 @@ func Carry(old, new ground.Source, cit verify.Citations, d *Report) *CarryReport
 		c.DocumentFingerprint, c.SourceFingerprint = "", ""
 		oc := vo.Check(i+1, c)
 		nc := vn.Check(i+1, carried(c, native, d))
-		cc := Carried{ClaimID: c.ClaimID, Kind: c.Kind, OldStatus: oc.Status, NewStatus: nc.Status,
-			OldRefs: refs(oc), NewRefs: refs(nc), Reason: nc.Reason, Edits: []BlockChange{}}
-		cc.OldSectionID, cc.NewSectionID = section(secOld, oc), section(secNew, nc)
-		for _, ref := range cc.OldRefs {
-			if e, ok := edits[ref]; ok {
-				cc.Edits = append(cc.Edits, e)
-			}
-		}
-		cc.Status = verdict(c, oc, nc, &cc)
+		cc := Carried{ClaimID: c.ClaimID, CarryVerdict: newVerdict(c.Kind,
+			carriedSide{oc.Status, refs(oc), section(secOld, oc)},
+			carriedSide{nc.Status, refs(nc), section(secNew, nc)}, nc.Reason, edits)}
+		cc.Status = verdict(c, oc, nc, &cc.CarryVerdict)
 		r.count(cc.Status)
 		r.Claims = append(r.Claims, cc)
 	}
 	return r
 }
 
-func verdict(c verify.Claim, oc, nc verify.Check, cc *Carried) string {
+func verdict(c verify.Claim, oc, nc verify.Check, cc *CarryVerdict) string {
 	switch {
 	case oc.Status != verify.StatusGrounded:
 		return CarryNotGrounded
@@ -223,19 +207,7 @@ func editsByOldBlock(d *Report) map[string]BlockChange {
 // RenderCarry writes the carried claims in the named format (json is
 // canonical JSON, like the diff).
 func RenderCarry(r *CarryReport, format string) ([]byte, error) {
-	switch format {
-	case FormatJSON:
-		return renderJSON(r)
-	case FormatText:
-		return []byte(carryText(r)), nil
-	case FormatMarkdown:
-		var b strings.Builder
-		b.WriteString("# sieve diff --citations: " + r.Status + "\n\n")
-		b.WriteString("Text quoted from the pages below is untrusted page content.\n\n")
-		fenced(&b, carryText(r))
-		return []byte(strings.TrimRight(b.String(), "\n") + "\n"), nil
-	}
-	return nil, fmt.Errorf("unknown format %q (text, md, json)", format)
+	return renderCarried(format, "sieve diff --citations: "+r.Status, r, func() string { return carryText(r) })
 }
 
 func carryText(r *CarryReport) string {
@@ -245,19 +217,7 @@ func carryText(r *CarryReport) string {
 	fmt.Fprintf(&b, "claims: %d still grounded, %d moved, %d changed, %d contradicted, %d gone, %d not grounded before\n",
 		s.StillGrounded, s.Moved, s.Changed, s.Contradicted, s.Gone, s.NotGroundedBefore)
 	for _, c := range r.Claims {
-		line := fmt.Sprintf("%-19s %s (%s)", c.Status, clean(c.ClaimID), c.Kind)
-		switch c.Status {
-		case CarryMoved:
-			line += fmt.Sprintf(": %s -> %s", c.OldSectionID, c.NewSectionID)
-		case CarryNotGrounded:
-			line += ": was " + c.OldStatus + ", now " + c.NewStatus
-		case CarryContradicted, CarryGone:
-			line += ": " + clean(c.Reason)
-		}
-		b.WriteString(line + "\n")
-		for _, e := range c.Edits {
-			b.WriteString("    " + blockLine(e) + "\n")
-		}
+		c.writeText(&b, c.ClaimID)
 	}
 	return b.String()
 }

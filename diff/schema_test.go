@@ -51,9 +51,9 @@ func TestSchemaMatchesReport(t *testing.T) {
 	for name, c := range cases {
 		var fields []string
 		rt := reflect.TypeOf(c.typ)
-		for i := 0; i < rt.NumField(); i++ {
-			if rt.Field(i).IsExported() {
-				fields = append(fields, strings.Split(rt.Field(i).Tag.Get("json"), ",")[0])
+		for _, f := range reflect.VisibleFields(rt) {
+			if f.IsExported() && !f.Anonymous {
+				fields = append(fields, strings.Split(f.Tag.Get("json"), ",")[0])
 			}
 		}
 		var props []string
