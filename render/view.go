@@ -15,7 +15,8 @@ const (
 	maxSpan  = 1000 // the HTML limit on colspan; also caps rowspan
 )
 
-// statusMeaning is ARTIFACT.md's table of outcome statuses.
+// statusMeaning is ARTIFACT.md's table of outcome statuses, partial widened
+// to every read that is not whole (DECISIONS.md: every cut is partial).
 var statusMeaning = map[string]string{
 	graph.StatusOK:               "content was extracted normally",
 	graph.StatusBlocked:          "the site refused: HTTP 4xx/5xx, robots.txt, or a rate limit",
@@ -23,7 +24,7 @@ var statusMeaning = map[string]string{
 	graph.StatusAuthRequired:     "a login wall stands in front of the content",
 	graph.StatusSPAShell:         "the served document is an unhydrated shell that never filled in",
 	graph.StatusEmptyAfterRender: "the page rendered and genuinely carries no text",
-	graph.StatusPartial:          "content was extracted, but a tier was tried and fell back",
+	graph.StatusPartial:          "content was extracted, but the read was not whole (a tier fell back, or a size cap or a budget cut it)",
 }
 
 // bannerText explains a status other than ok to the reader.
