@@ -55,8 +55,15 @@ func benchMake(b *testing.B, src ground.Source, r verify.Report, ras Raster, opt
 }
 
 // BenchmarkPDFCrops: one crop of every fourth line of a 60-page PDF
-// (150 crops a run) at 144 dpi, rendered by PDFium and encoded.
-func BenchmarkPDFCrops(b *testing.B) {
+// (150 crops a run) at 144 dpi, rendered by PDFium, the quoted lines
+// marked (the text layer read once a run) and encoded.
+func BenchmarkPDFCrops(b *testing.B) { benchPDF(b, false) }
+
+// BenchmarkPDFCropsPlain: the same crops --plain (no text layer read, no
+// mark drawn).
+func BenchmarkPDFCropsPlain(b *testing.B) { benchPDF(b, true) }
+
+func benchPDF(b *testing.B, plain bool) {
 	data, words := longPDF(b, 60, 10)
 	doc := distilPDF(b, data)
 	var cited []string
@@ -68,7 +75,7 @@ func BenchmarkPDFCrops(b *testing.B) {
 	if err != nil || ras.NoPixels != "" {
 		b.Fatal(err, ras.NoPixels)
 	}
-	benchMake(b, src, r, ras, Options{Padding: DefaultPadding, DPI: DefaultDPI})
+	benchMake(b, src, r, ras, Options{Padding: DefaultPadding, DPI: DefaultDPI, Plain: plain})
 }
 
 // BenchmarkScreenshotCrops: the markers of a 7000 px rendered page cut

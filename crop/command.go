@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -19,11 +20,11 @@ import (
 func Flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "blobs", Usage: "the capture's blob store `DIR` (capture --blobs): the source PDF and the screenshot"},
-		&cli.StringFlag{Name: "source", Usage: "the source PDF `FILE` (checked against the document's source fingerprint); without it and --blobs, the source.pdf beside the document (an evidence bundle's) is used"},
+		&cli.StringFlag{Name: "source", Usage: "the source PDF `FILE` (checked against the document's source fingerprint); without it, the blob store's copy, the source.pdf beside the document (an evidence bundle's) or the local file the PDF was read from, when its bytes still hash to the fingerprint"},
 		&cli.StringFlag{Name: "screenshot", Usage: "the render's screenshot PNG `FILE` (checked against the key the document names)"},
 		&cli.IntFlag{Name: "padding", Value: DefaultPadding, Usage: "document units (pt, CSS px) shown around each box"},
 		&cli.IntFlag{Name: "dpi", Value: DefaultDPI, Usage: "resolution of PDF crops (a screenshot crop is one pixel per CSS px)"},
-		&cli.BoolFlag{Name: "plain", Usage: "the crop as the page shows it; by default the cited box is outlined and the padding around it dimmed"},
+		&cli.BoolFlag{Name: "plain", Usage: "the crop as the page shows it; by default the quoted words are outlined line by line (a PDF's; else the cited box) and the rest dimmed"},
 	}
 }
 
@@ -40,11 +41,14 @@ func Command() *cli.Command {
 			"BUNDLE/crops/crop_descriptors.jsonl and BUNDLE/crops/<crop_ref>.png (one per grounded\n" +
 			"check or bound evidence ref with a box; those citing the same box share a crop), prints the descriptors on stdout and a count on stderr. A page\n" +
 			"without pixels (a static-tier read, no --blobs) gets descriptors with the reason.\n" +
+			"A report does not carry the quoted text: --citations FILE (the citations it checked)\n" +
+			"gives it, and the crops mark the quoted lines as sieve verify --crops does.\n" +
 			"Exit: 0 written; 2 usage; 3–12 coded failures as canonical JSON on stderr.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "report", Usage: "verification or evidence anchor report `FILE` (default: stdin)"},
 			&cli.StringFlag{Name: "out", Usage: "evidence bundle `DIR`: crops go to DIR/crops/"},
 			&cli.StringFlag{Name: "grounding", Value: ground.FormatAuto, Usage: "DOC's `FORMAT`"},
+			&cli.StringFlag{Name: "citations", Usage: "the citations `FILE` the verification report checked: the quoted lines are marked (sieve verify --crops knows them)"},
 		}, Flags()...),
 		Action: runCrop,
 	}
@@ -77,6 +81,17 @@ func runCrop(c *cli.Context) error {
 	if err != nil {
 		return evcmd.Coded(cliutil.ExitInvalidCitations, "invalid_report", "%v", err)
 	}
+	if f := c.String("citations"); f != "" {
+		cb, err := os.ReadFile(f)
+		if err != nil {
+			return evcmd.Coded(cliutil.ExitIO, "io_error", "cannot read citations: %v", err)
+		}
+		cit, err := verify.ParseCitations(cb)
+		if err != nil {
+			return evcmd.Coded(cliutil.ExitInvalidCitations, "invalid_citations", "%v", err)
+		}
+		cites = WithQuotes(cites, cit)
+	}
 	if err := checkFlags(c); err != nil {
 		return err
 	}
@@ -87,6 +102,9 @@ func runCrop(c *cli.Context) error {
 	set, err := Run(c, doc, cites, false)
 	if err != nil {
 		return err
+	}
+	if c.String("citations") == "" && set.Rendered() > 0 && !c.Bool("plain") && slices.ContainsFunc(cites, func(ct Cite) bool { return ct.ClaimID != "" }) {
+		fmt.Fprintln(cliutil.Stderr(c), "crops: the whole cited boxes are marked; --citations FILE (the citations the report checked) marks the quoted lines")
 	}
 	lines, _ := Lines(set)
 	if _, err := cliutil.Stdout(c).Write(lines); err != nil {
@@ -129,8 +147,12 @@ func Run(c *cli.Context, doc evcmd.Doc, cites []Cite, quiet bool) (Set, error) {
 	if quiet {
 		return set, nil
 	}
-	fmt.Fprintf(cliutil.Stderr(c), "crops: %d rendered, %d descriptor only (%s)\n",
-		set.Rendered(), len(set.Descriptors)-set.Rendered(), out+"/"+Dir)
+	why := ""
+	if set.Rendered() < len(set.Descriptors) && ras.NoPixels != "" {
+		why = ": " + ras.NoPixels // the one reason every crop lacks pixels
+	}
+	fmt.Fprintf(cliutil.Stderr(c), "crops: %d rendered, %d descriptor only (%s)%s\n",
+		set.Rendered(), len(set.Descriptors)-set.Rendered(), out+"/"+Dir, why)
 	return set, nil
 }
 

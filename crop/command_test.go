@@ -135,7 +135,7 @@ func TestCropCommand(t *testing.T) {
 		{"report file", "", []string{doc, "--report", report, "--out", t.TempDir(), "--source", pdf}, 0, `"rendering_status":"rendered"`, "crops: 3 rendered"},
 		{"report on stdin", string(rb), []string{doc, "--out", t.TempDir(), "--source", pdf}, 0, `"raster":"pdfium"`, "crops: 3 rendered"},
 		{"the bundle's source.pdf", "", []string{doc, "--report", report, "--out", t.TempDir()}, 0, `"rendering_status":"rendered"`, "crops: 3 rendered"},
-		{"no pixels", "", []string{lone, "--report", report, "--out", t.TempDir()}, 0, `"reason":"no source PDF was given`, "0 rendered, 3 descriptor only"},
+		{"no pixels", "", []string{lone, "--report", report, "--out", t.TempDir()}, 0, `"reason":"the file the document was read from (/test/doc.pdf) is not found`, "0 rendered, 3 descriptor only"},
 		{"another PDF", "", []string{doc, "--report", report, "--out", t.TempDir(), "--source", doc}, 0, `do not hash to the source fingerprint`, "0 rendered"},
 		{"dpi", "", []string{doc, "--report", report, "--out", t.TempDir(), "--source", pdf, "--dpi", "300"}, 0, `"dpi":300`, "3 rendered"},
 		{"no doc", "", []string{"--report", report, "--out", t.TempDir()}, 2, "", "error (usage)"},

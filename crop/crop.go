@@ -15,6 +15,7 @@ package crop
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -77,6 +78,7 @@ type Descriptor struct {
 	Pixels              *Pixels  `json:"pixels,omitempty"` // the PNG's size and the page area it shows
 	PNG                 string   `json:"png,omitempty"`    // crops/<crop_ref>.png
 	Reason              string   `json:"reason,omitempty"` // why descriptor_only
+	Mark                *Marking `json:"mark,omitempty"`   // what a marked rendered crop outlines; none with --plain
 }
 
 // PageRef names the crop's page.
@@ -101,14 +103,21 @@ type Target struct {
 	BBox        *ground.Box // nil: the source has no box for the evidence
 	Text        string      // the cited text the box was built from
 	Reason      string      // why there is no box, when BBox is nil
+	// Quotes are the texts the cites quoted, to mark within the box.
+	Quotes []string
+	// Lines are the boxes of the quoted part of each line in BBox, when
+	// the caller knows them; Make finds them on a PDF's text layer.
+	Lines []ground.Box
 }
 
 // Cite is one grounded citation to crop: a verification check or a bound
 // evidence ref, and where it points.
 type Cite struct {
 	CheckID    string // v%04d, from a verification report
+	ClaimID    string // the check's claim, to find its quote in citations
 	EvidenceID string // from an evidence anchor report
 	Evidence   verify.Evidence
+	Quote      string // the text the claim quoted, "" when unknown
 }
 
 // CitesOf are the grounded checks of r. A check that is not grounded is
@@ -117,7 +126,7 @@ func CitesOf(r *verify.Report) []Cite {
 	var out []Cite
 	for _, c := range r.Checks {
 		if c.Status == verify.StatusGrounded && c.Evidence != nil && c.Evidence.PageRef != "" {
-			out = append(out, Cite{CheckID: c.CheckID, Evidence: *c.Evidence})
+			out = append(out, Cite{CheckID: c.CheckID, ClaimID: c.ClaimID, Evidence: *c.Evidence, Quote: c.Quote()})
 		}
 	}
 	return out
@@ -157,8 +166,26 @@ func TargetsOf(src ground.Source, cites []Cite) []Target {
 		if c.EvidenceID != "" {
 			out[i].EvidenceIDs = append(out[i].EvidenceIDs, c.EvidenceID)
 		}
+		if c.Quote != "" && !slices.Contains(out[i].Quotes, c.Quote) {
+			out[i].Quotes = append(out[i].Quotes, c.Quote)
+		}
 	}
 	return out
+}
+
+// WithQuotes gives each cite of a check the text its claim quoted (its
+// value for a value claim), from the citations the report checked.
+func WithQuotes(cites []Cite, cit verify.Citations) []Cite {
+	q := map[string]string{}
+	for _, c := range cit.Claims {
+		q[c.ClaimID] = cmp.Or(c.Text, c.Value)
+	}
+	for i, c := range cites {
+		if c.Quote == "" && c.ClaimID != "" {
+			cites[i].Quote = q[c.ClaimID]
+		}
+	}
+	return cites
 }
 
 func target(ev verify.Evidence, els map[string]ground.Element) Target {

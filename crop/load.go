@@ -69,10 +69,9 @@ func firstLine(b []byte) []byte {
 }
 
 // LoadRaster finds the pixels of the document: for a PDF the source bytes
-// (the file given, or the blob store's copy under the source fingerprint),
-// checked against the source fingerprint; for a web page the screenshot
-// the document names (or the file given). When there are none, NoPixels
-// says why, and every crop is descriptor_only.
+// (pdfRaster), checked against the source fingerprint; for a web page the
+// screenshot the document names (or the file given). When there are none,
+// NoPixels says why, and every crop is descriptor_only.
 func LoadRaster(doc []byte, src ground.Source, s Sources) (Raster, error) {
 	isPDF, shot := docFacts(doc)
 	ras := Raster{PDF: isPDF, ScreenshotClipped: shot.Clipped}
@@ -84,13 +83,7 @@ func LoadRaster(doc []byte, src ground.Source, s Sources) (Raster, error) {
 		store, _ = blob.Open(s.Blobs)
 	}
 	if isPDF {
-		file := s.PDF
-		if file == "" && store == nil && s.Bundle != "" {
-			if p := filepath.Join(s.Bundle, eef.FileSourcePDF); fileExists(p) {
-				file = p // the bundle's own copy, checked against the fingerprint below
-			}
-		}
-		return pdfRaster(ras, src.SourceFingerprint(), store, file)
+		return pdfRaster(ras, gjson.ParseBytes(firstLine(doc)), src.SourceFingerprint(), store, s)
 	}
 	return shotRaster(ras, shot, store, s.Screenshot)
 }
@@ -100,33 +93,77 @@ func fileExists(p string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-func pdfRaster(ras Raster, fp string, store *blob.Store, file string) (Raster, error) {
-	var b []byte
-	var err error
-	switch {
-	case file != "":
-		if b, err = os.ReadFile(file); err != nil {
+// noSourcePDF is the reason when nothing names the source bytes.
+const noSourcePDF = "no source PDF was given (--source FILE, --blobs DIR of the capture, or source.pdf in the document's bundle)"
+
+// pdfRaster finds the source PDF's bytes: the file given (--source), else
+// the first of the blob store's copy, the bundle's source.pdf and the local
+// file the document was read from (findPDF), checked against the source
+// fingerprint. Without them, NoPixels says why.
+func pdfRaster(ras Raster, doc gjson.Result, fp string, store *blob.Store, s Sources) (Raster, error) {
+	if s.PDF != "" {
+		b, err := os.ReadFile(s.PDF)
+		switch {
+		case err != nil:
 			return ras, err
+		case fp == "":
+			ras.NoPixels = "the document names no source fingerprint, so the PDF bytes cannot be checked against it"
+		case c14n.Fingerprint(b) != fp:
+			ras.NoPixels = "the given PDF is not the document's source: its bytes do not hash to the source fingerprint"
+		default:
+			ras.PDFBytes = b
 		}
-	case store != nil && fp != "":
-		if b, err = store.Get(fp); err != nil {
-			ras.NoPixels = "the source PDF is not in the blob store (capture with --blobs keeps it)"
-			return ras, nil
-		}
-	default:
-		ras.NoPixels = "no source PDF was given (--source FILE, --blobs DIR of the capture, or source.pdf in the document's bundle)"
 		return ras, nil
 	}
 	if fp == "" {
-		ras.NoPixels = "the document names no source fingerprint, so the PDF bytes cannot be checked against it"
+		ras.NoPixels = "the document names no source fingerprint, so no PDF bytes can be checked against it"
 		return ras, nil
 	}
-	if c14n.Fingerprint(b) != fp {
-		ras.NoPixels = "the given PDF is not the document's source: its bytes do not hash to the source fingerprint"
-		return ras, nil
+	b, why, err := findPDF(doc, fp, store, s.Bundle)
+	switch {
+	case err != nil:
+		return ras, err
+	case b != nil:
+		ras.PDFBytes = b
+	case len(why) > 0:
+		ras.NoPixels = strings.Join(why, "; ")
+	default:
+		ras.NoPixels = noSourcePDF
 	}
-	ras.PDFBytes = b
 	return ras, nil
+}
+
+// findPDF is the first source of bytes that hash to fp, or why each one
+// there is was not used.
+func findPDF(doc gjson.Result, fp string, store *blob.Store, bundle string) ([]byte, []string, error) {
+	var why []string
+	if store != nil {
+		if b, err := store.Get(fp); err == nil && c14n.Fingerprint(b) == fp {
+			return b, nil, nil
+		}
+		why = append(why, "the source PDF is not in the blob store (capture with --blobs keeps it)")
+	}
+	if p := filepath.Join(bundle, eef.FileSourcePDF); bundle != "" && fileExists(p) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if c14n.Fingerprint(b) == fp {
+			return b, nil, nil
+		}
+		why = append(why, "the bundle's source.pdf is not the document's source: its bytes do not hash to the source fingerprint")
+	}
+	if l, ok, reason := localOf(doc); ok {
+		var b []byte
+		if reason == "" {
+			b, reason = readLocal(l, fp)
+		}
+		if reason == "" {
+			return b, nil, nil
+		}
+		why = append(why, reason+" (give the PDF with --source FILE or --blobs DIR)")
+	}
+	return nil, why, nil
 }
 
 func shotRaster(ras Raster, shot Shot, store *blob.Store, file string) (Raster, error) {
@@ -229,7 +266,8 @@ func ReadCites(b []byte) ([]Cite, error) {
 
 // boxCites reads a plain list of boxes to crop: a JSON array or JSONL of
 // {"id", "page_ref", "bbox" or "element_refs", "text"} (ids go to
-// evidence_ids). Nothing in it was checked: it is the caller's list.
+// evidence_ids; text is marked within the box). Nothing in it was checked:
+// it is the caller's list.
 func boxCites(b []byte) ([]Cite, error) {
 	var items []gjson.Result
 	if r := gjson.ParseBytes(b); r.IsArray() {
@@ -253,6 +291,7 @@ func boxCites(b []byte) ([]Cite, error) {
 		if c.Evidence.PageRef == "" || (len(c.Evidence.BBox) != 4 && len(c.Evidence.ElementRefs) == 0) {
 			return nil, fmt.Errorf("box %d: needs page_ref and a bbox [x, y, w, h] or element_refs", i+1)
 		}
+		c.Quote = c.Evidence.Text // the caller's text is what to mark
 		out = append(out, c)
 	}
 	return out, nil
@@ -266,7 +305,7 @@ func citeOf(r gjson.Result, kind string) (Cite, bool, error) {
 		if r.Get("status").String() != verify.StatusGrounded || !r.Get("evidence").IsObject() {
 			return c, false, nil
 		}
-		c.CheckID = r.Get("check_id").String()
+		c.CheckID, c.ClaimID = r.Get("check_id").String(), r.Get("claim_id").String()
 		err := json.Unmarshal([]byte(r.Get("evidence").Raw), &c.Evidence)
 		return c, err == nil && c.Evidence.PageRef != "", err
 	}

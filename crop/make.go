@@ -82,7 +82,7 @@ func Make(src ground.Source, targets []Target, ras Raster, opts Options) (Set, e
 	type job struct {
 		i    int
 		area [4]int // padded box x0, y0, x1, y1, document units
-		box  ground.Box
+		t    Target
 	}
 	var jobs []job
 	for _, t := range targets {
@@ -110,7 +110,7 @@ func Make(src ground.Source, targets []Target, ras Raster, opts Options) (Set, e
 		}
 		set.Descriptors = append(set.Descriptors, d)
 		if d.Reason == "" {
-			jobs = append(jobs, job{len(set.Descriptors) - 1, area, *t.BBox})
+			jobs = append(jobs, job{len(set.Descriptors) - 1, area, t})
 		}
 	}
 	imgs := make([]image.Image, len(jobs))
@@ -139,6 +139,14 @@ func Make(src ground.Source, targets []Target, ras Raster, opts Options) (Set, e
 			imgs[k] = cut(ras.Screenshot, j.area)
 		}
 	}
+	var marked []Marking
+	if !opts.Plain {
+		ts := make([]Target, len(jobs))
+		for k, j := range jobs {
+			ts[k] = j.t
+		}
+		marked = marks(ts, ras, func(t Target) int { return pages[t.PageRef].Index })
+	}
 	for k, j := range jobs {
 		d := &set.Descriptors[j.i]
 		if imgs[k] == nil {
@@ -151,7 +159,12 @@ func Make(src ground.Source, targets []Target, ras Raster, opts Options) (Set, e
 			continue
 		}
 		if !opts.Plain {
-			imgs[k] = Mark(imgs[k], j.area, j.box)
+			boxes := make([]ground.Box, len(marked[k].Boxes))
+			for n, b := range marked[k].Boxes {
+				boxes[n] = boxOf(b)
+			}
+			imgs[k] = Mark(imgs[k], j.area, boxes...)
+			d.Mark = &marked[k]
 		}
 		b, err := Encode(imgs[k])
 		if err != nil {
@@ -200,20 +213,27 @@ func padded(b ground.Box, pad int, p ground.Page, ras Raster) ([4]int, string) {
 	return a, ""
 }
 
-// Mark draws the cited box on a crop of area (document units): the rest
-// of the picture (the padding around the box) dimmed towards white and
-// the box outlined, so the quoted text stands out from its surroundings.
-func Mark(img image.Image, area [4]int, box ground.Box) *image.RGBA {
+// Mark draws the marked boxes on a crop of area (document units): the
+// rest of the picture dimmed towards white, and each run of boxes (the
+// quoted part of consecutive lines, or the one cited box) outlined, so the
+// quoted text stands out from its surroundings.
+func Mark(img image.Image, area [4]int, boxes ...ground.Box) *image.RGBA {
 	b := img.Bounds()
 	out := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 	draw.Draw(out, out.Bounds(), img, b.Min, draw.Src)
 	sx := float64(b.Dx()) / float64(max(area[2]-area[0], 1))
 	sy := float64(b.Dy()) / float64(max(area[3]-area[1], 1))
-	in := image.Rect(int(float64(box.X-area[0])*sx), int(float64(box.Y-area[1])*sy),
-		int(math.Ceil(float64(box.X+box.W-area[0])*sx)), int(math.Ceil(float64(box.Y+box.H-area[1])*sy))).Intersect(out.Bounds())
+	px := func(box ground.Box) image.Rectangle {
+		return image.Rect(int(float64(box.X-area[0])*sx), int(float64(box.Y-area[1])*sy),
+			int(math.Ceil(float64(box.X+box.W-area[0])*sx)), int(math.Ceil(float64(box.Y+box.H-area[1])*sy))).Intersect(out.Bounds())
+	}
+	keep := make([]image.Rectangle, len(boxes))
+	for i, box := range boxes {
+		keep[i] = px(box)
+	}
 	for y := 0; y < b.Dy(); y++ {
 		for x := 0; x < b.Dx(); x++ {
-			if (image.Point{x, y}).In(in) {
+			if inAny(image.Point{x, y}, keep) {
 				continue
 			}
 			i := out.PixOffset(x, y)
@@ -222,7 +242,38 @@ func Mark(img image.Image, area [4]int, box ground.Box) *image.RGBA {
 			}
 		}
 	}
-	outline(out, in.Inset(-2).Intersect(out.Bounds()), 2)
+	for _, r := range runs(boxes) {
+		outline(out, px(r).Inset(-2).Intersect(out.Bounds()), 2)
+	}
+	return out
+}
+
+func inAny(p image.Point, rs []image.Rectangle) bool {
+	for _, r := range rs {
+		if p.In(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// runs joins boxes into the runs one outline goes round: consecutive
+// boxes whose gap is at most half the shorter one's height (the quoted
+// parts of lines that follow each other) are one run.
+func runs(boxes []ground.Box) []ground.Box {
+	var out []ground.Box
+	for i, b := range boxes {
+		if i > 0 {
+			last := &out[len(out)-1]
+			prev := boxes[i-1]
+			gap := max(b.Y-(prev.Y+prev.H), prev.Y-(b.Y+b.H))
+			if 2*gap <= min(b.H, prev.H) {
+				*last = *union(last, b)
+				continue
+			}
+		}
+		out = append(out, b)
+	}
 	return out
 }
 

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strings"
@@ -93,7 +94,14 @@ type Check struct {
 	// latent is set when the claim's text (or part of it) occurs only in
 	// quarantined latent text: the report warns about it.
 	latent bool
+	// quote is the claim's text (its value for a value claim): what a crop
+	// of the evidence marks. Not in the report: crop reads it in process.
+	quote string
 }
+
+// Quote is the text the check's claim cited (its value for a value
+// claim), "" when it cited none; crops mark the lines that hold it.
+func (c Check) Quote() string { return c.quote }
 
 // Evidence is where a grounded (or mismatching) claim points.
 type Evidence struct {
@@ -129,6 +137,7 @@ func (v *Verifier) Check(n int, c Claim) Check {
 	ck.CheckID = fmt.Sprintf("v%04d", n)
 	ck.ClaimID = c.ClaimID
 	ck.Kind = c.Kind
+	ck.quote = cmp.Or(c.Text, c.Value)
 	ck.SemanticUnverified = c.Statement != "" || c.Kind == KindOther
 	if ck.MatchMethod == "" {
 		ck.MatchMethod = MethodNone

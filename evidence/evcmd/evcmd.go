@@ -131,7 +131,9 @@ func WriteOut(c *cli.Context, encode func() ([]byte, error)) error {
 }
 
 // Interspersed returns c's positional arguments after applying the flags
-// among them; bools names the boolean flags (which take no separate value).
+// among them; bools names boolean flags (which take no separate value)
+// besides the command's own *cli.BoolFlag flags (crop's --plain on sieve
+// verify --crops and sieve crop), which are known without naming them.
 func Interspersed(c *cli.Context, bools ...string) ([]string, error) {
 	args := c.Args().Slice()
 	var pos []string
@@ -142,7 +144,7 @@ func Interspersed(c *cli.Context, bools ...string) ([]string, error) {
 			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if slices.Contains(bools, name) {
+		if slices.Contains(bools, name) || isBool(c, name) {
 			if err := c.Set(name, orDefault(val, "true")); err != nil {
 				return nil, cliutil.Usagef("%s: %v", a, err)
 			}
@@ -160,6 +162,19 @@ func Interspersed(c *cli.Context, bools ...string) ([]string, error) {
 		}
 	}
 	return pos, nil
+}
+
+// isBool says whether name is one of c's command's boolean flags.
+func isBool(c *cli.Context, name string) bool {
+	if c.Command == nil {
+		return false
+	}
+	for _, f := range c.Command.Flags {
+		if bf, ok := f.(*cli.BoolFlag); ok && slices.Contains(bf.Names(), name) {
+			return true
+		}
+	}
+	return false
 }
 
 func orDefault(s, d string) string {
