@@ -97,12 +97,21 @@ func (c *Capturer) ReadWARC(ctx context.Context, path string, emit func(WARCPage
 	}
 	defer closer.Close()
 	defer f.Close()
-	inGap, lastBroken := false, int64(-1)
+	inGap, lastBroken, lastOff := false, int64(-1), int64(0)
 	for ctx.Err() == nil {
-		wr, off, v, err := f.Next()
+		wr, off, v, err := next(f)
+		if errors.Is(err, errReaderFailed) {
+			// The reader's state is unknown past a panic: the file ends
+			// here, with an error record that says so.
+			r.stats.Records++
+			r.stats.Errors++
+			return r.stats, emit(WARCPage{No: r.stats.Records, Offset: lastOff,
+				Err: fmt.Errorf("unreadable WARC record after offset %d, the rest of the file not read: %w", lastOff, err)})
+		}
 		if err == io.EOF && wr == nil {
 			return r.stats, nil
 		}
+		lastOff = off
 		broken := err != nil
 		if broken && off == lastBroken {
 			return r.stats, fmt.Errorf("%s: stuck at offset %d: %w", path, off, err)
@@ -135,6 +144,20 @@ func (c *Capturer) ReadWARC(ctx context.Context, path string, emit func(WARCPage
 		}
 	}
 	return r.stats, ctx.Err()
+}
+
+// errReaderFailed is next's error for a panic of gowarc's.
+var errReaderFailed = errors.New("the WARC reader failed on it")
+
+// next is f.Next with a panic of gowarc's on malformed input made an
+// error: v2.2.4 indexes a one-byte version line ("WARC/\n") at -1.
+func next(f *gowarc.WarcFileReader) (wr gowarc.WarcRecord, off int64, v *gowarc.Validation, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			wr, err = nil, fmt.Errorf("%w (%v)", errReaderFailed, p)
+		}
+	}()
+	return f.Next()
 }
 
 // warcRead is one read of one WARC file.
@@ -252,7 +275,7 @@ func (r *warcRead) original(ex *exchange, off int64) (io.Reader, error) {
 	}
 	defer closer.Close()
 	defer f.Close()
-	wr, _, v, err := f.Next()
+	wr, _, v, err := next(f)
 	if err != nil {
 		return nil, err
 	}

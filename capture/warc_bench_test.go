@@ -8,13 +8,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sieve-dev/sieve/internal/warctest"
 )
 
 // benchWARC is a Common Crawl-style file of n records: HTML pages of
 // about 20 KiB each (a warcinfo record first, a request before every
 // response, as crawlers write them).
 func benchWARC(n int) []byte {
-	recs := []WARCRec{{Type: "warcinfo", Block: []byte("software: bench\r\n")}}
+	recs := []warctest.Rec{{Type: "warcinfo", Block: []byte("software: bench\r\n")}}
 	para := strings.Repeat("Words of an ordinary paragraph, with <a href=\"/x\">a link</a> and some <em>emphasis</em>. ", 6)
 	for i := 0; len(recs) < n; i++ {
 		uri := fmt.Sprintf("http://bench.test/page/%d", i)
@@ -25,10 +27,10 @@ func benchWARC(n int) []byte {
 		}
 		body.WriteString("</main></body></html>")
 		recs = append(recs,
-			WARCRec{Type: "request", URI: uri, Block: []byte("GET / HTTP/1.1\r\nHost: bench.test\r\n\r\n")},
-			WARCRec{Type: "response", URI: uri, Block: HTTPBlock(200, []string{"Content-Type: text/html; charset=utf-8"}, []byte(body.String()))})
+			warctest.Rec{Type: "request", URI: uri, Block: []byte("GET / HTTP/1.1\r\nHost: bench.test\r\n\r\n")},
+			warctest.Rec{Type: "response", URI: uri, Block: warctest.HTTPBlock(200, []string{"Content-Type: text/html; charset=utf-8"}, []byte(body.String()))})
 	}
-	return WARCFile(true, recs[:n]...)
+	return warctest.File(true, recs[:n]...)
 }
 
 // BenchmarkWARC reads a 1,000-record WARC file into capture records: one

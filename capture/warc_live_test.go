@@ -16,6 +16,7 @@ import (
 	"github.com/sieve-dev/sieve/capture"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/pdf/pdftest"
+	"github.com/sieve-dev/sieve/internal/warctest"
 	"github.com/sieve-dev/sieve/normalize"
 )
 
@@ -164,17 +165,12 @@ func TestWARCFromWget(t *testing.T) {
 // same headers and bytes, has the same content_hash.
 func TestWARCHandMadeMatchesLive(t *testing.T) {
 	body := []byte("<!doctype html><title>A</title><h1>Caf\xe9</h1><p>One <a href=\"/b\">link</a>.</p>")
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=windows-1252")
-		w.Write(body)
-	}))
-	defer srv.Close()
-	u := srv.URL + "/a"
-	block := capture.HTTPBlock(200, []string{"Content-Type: text/html; charset=windows-1252"}, body)
-	file := capture.WARCFile(true,
-		capture.WARCRec{Type: "warcinfo", Block: []byte("software: test\r\n")},
-		capture.WARCRec{Type: "response", URI: u, Block: block},
-		capture.WARCRec{Type: "revisit", URI: u, PayloadDigest: capture.PayloadDigestOf(block),
+	u := warctest.Site(t, "text/html; charset=windows-1252", body).URL + "/a"
+	block := warctest.HTTPBlock(200, []string{"Content-Type: text/html; charset=windows-1252"}, body)
+	file := warctest.File(true,
+		warctest.Rec{Type: "warcinfo", Block: []byte("software: test\r\n")},
+		warctest.Rec{Type: "response", URI: u, Block: block},
+		warctest.Rec{Type: "revisit", URI: u, PayloadDigest: warctest.PayloadDigestOf(block),
 			Fields: []string{"WARC-Profile: http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"}})
 	path := filepath.Join(t.TempDir(), "a.warc.gz")
 	if err := os.WriteFile(path, file, 0o644); err != nil {

@@ -1,7 +1,6 @@
 package distill
 
 import (
-	"bytes"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -10,14 +9,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
-	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/shard"
+	"github.com/sieve-dev/sieve/internal/warctest"
 )
 
 // benchPages are the first n scrapinghub pages of the bench data
@@ -53,13 +49,11 @@ func benchPages(b *testing.B, n int) [][]byte {
 }
 
 func distillTB(tb testing.TB, args ...string) (string, int) {
-	var stdout, stderr bytes.Buffer
-	app := cliutil.App("sieve", &cli.Command{Name: "sieve", Subcommands: []*cli.Command{Command()}}, cliutil.IO{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
-	code := cliutil.Main(app, append([]string{"sieve", "distill", "-q"}, args...))
+	stdout, stderr, code := runCLI(args...)
 	if code != 0 {
-		tb.Fatalf("sieve distill %v: exit %d\n%s", args, code, stderr.String())
+		tb.Fatalf("sieve distill %v: exit %d\n%s", args, code, stderr)
 	}
-	return stdout.String(), code
+	return stdout, code
 }
 
 // treeBytes is the bytes of the files under dir, their number, and the
@@ -86,15 +80,15 @@ func treeBytes(dir string) (bytes, files, disk int64) {
 // the page's own HTML bytes.
 func BenchmarkWARCDistill(b *testing.B) {
 	pages := benchPages(b, 40)
-	var warc bytes.Buffer
+	var recs []warctest.Rec
 	var html int64
 	for i, p := range pages {
-		warc.Write(warcResponse(fmt.Sprintf("http://bench%02d.scrapinghub.test/article", i), p, false))
+		recs = append(recs, warctest.Page(fmt.Sprintf("http://bench%02d.scrapinghub.test/article", i), p))
 		html += int64(len(p))
 	}
 	work := b.TempDir()
 	file := filepath.Join(work, "bench.warc.gz")
-	if err := os.WriteFile(file, warc.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(file, warctest.File(true, recs...), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	n := float64(len(pages))

@@ -2,12 +2,6 @@ package distill
 
 import (
 	"bytes"
-	"compress/gzip"
-	"crypto/sha1"
-	"encoding/base32"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,32 +11,21 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/internal/warctest"
 )
 
-// warcResponse is a response record for uri serving body as HTML, in a
-// gzip member of its own; corrupt breaks its payload digest.
-func warcResponse(uri string, body []byte, corrupt bool) []byte {
-	block := []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + string(body))
-	sum := sha1.Sum(body)
-	if corrupt {
-		sum[0] ^= 1
-	}
-	rec := fmt.Sprintf("WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:%x>\r\nWARC-Date: 2026-01-02T03:04:05Z\r\n"+
-		"WARC-Target-URI: %s\r\nContent-Type: application/http; msgtype=response\r\nWARC-Payload-Digest: sha1:%s\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n",
-		sha1.Sum([]byte(uri)), uri, base32.StdEncoding.EncodeToString(sum[:]), len(block), block)
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write([]byte(rec))
-	zw.Close()
-	return b.Bytes()
+// runCLI runs `sieve distill -q args…` in process.
+func runCLI(args ...string) (stdout, stderr string, code int) {
+	var out, errs bytes.Buffer
+	app := cliutil.App("sieve", &cli.Command{Name: "sieve", Subcommands: []*cli.Command{Command()}}, cliutil.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errs})
+	code = cliutil.Main(app, append([]string{"sieve", "distill", "-q"}, args...))
+	return out.String(), errs.String(), code
 }
 
 func runDistill(t *testing.T, args ...string) ([]string, string, int) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	app := cliutil.App("sieve", &cli.Command{Name: "sieve", Subcommands: []*cli.Command{Command()}}, cliutil.IO{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
-	code := cliutil.Main(app, append([]string{"sieve", "distill", "-q"}, args...))
-	return strings.Split(strings.TrimSpace(stdout.String()), "\n"), stderr.String(), code
+	stdout, stderr, code := runCLI(args...)
+	return strings.Split(strings.TrimSpace(stdout), "\n"), stderr, code
 }
 
 // `sieve distill FILE.warc.gz` writes an artifact per page of the file,
@@ -50,17 +33,10 @@ func runDistill(t *testing.T, args ...string) ([]string, string, int) {
 // fails its digest is an error record (exit 1) and the rest still reads.
 func TestDistillWARC(t *testing.T) {
 	page := []byte("<html><head><title>Archived</title></head><body><main><h1>Archived</h1><p>Read from a WARC file, not from the web.</p></main></body></html>")
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/robots.txt" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write(page)
-	}))
-	defer srv.Close()
-	file := append(append(warcResponse(srv.URL+"/one", page, false), warcResponse(srv.URL+"/bad", page, true)...),
-		warcResponse(srv.URL+"/two", page, false)...)
+	srv := warctest.Site(t, "text/html; charset=utf-8", page)
+	bad := warctest.Page(srv.URL+"/bad", page)
+	bad.PayloadDigest = warctest.WrongDigest
+	file := warctest.File(true, warctest.Page(srv.URL+"/one", page), bad, warctest.Page(srv.URL+"/two", page))
 	dir := t.TempDir()
 	path := filepath.Join(dir, "pages.warc.gz")
 	if err := os.WriteFile(path, file, 0o644); err != nil {

@@ -32,6 +32,7 @@ const minTokenLength = 16
 func Command() *cli.Command {
 	flags := append(capture.Flags(),
 		&cli.StringFlag{Name: "store", Usage: "store `DIR`ectory for artifacts, kept across calls and restarts (default: the user cache directory's sieve/mcp)"},
+		&cli.StringSliceFlag{Name: "shard", Usage: "also serve, read-only, the artifacts of this shard `ARCHIVE` written by sieve distill --shard (NAME.tar.gz, its index beside it), or of every shard in a directory (repeatable)"},
 		&cli.StringFlag{Name: "http", Usage: "serve Streamable HTTP on `ADDR` (host:port, loopback unless --allow-remote) at /mcp instead of stdio"},
 		&cli.BoolFlag{Name: "allow-remote", Usage: "let --http listen on a non-loopback address (needs a bearer token: --token-file or $" + TokenEnv + ")"},
 		&cli.StringFlag{Name: "token-file", Usage: "`FILE` holding the bearer token HTTP clients must send (Authorization: Bearer …)"},
@@ -43,13 +44,15 @@ func Command() *cli.Command {
 	return &cli.Command{
 		Name:  "mcp",
 		Usage: "serve the artifact and evidence tools to agents over MCP (stdio, or Streamable HTTP)",
-		UsageText: `sieve mcp [--store DIR] [capture options]
+		UsageText: `sieve mcp [--store DIR] [--shard ARCHIVE|DIR]... [capture options]
 sieve mcp --http 127.0.0.1:8765 [--token-file FILE] [--store DIR] [capture options]`,
 		Description: `Serves the Model Context Protocol over stdin/stdout (the default) or over
 Streamable HTTP at http://ADDR/mcp with --http. Tools: distill, get_section,
 get_blocks, search, get_hidden_content, verify_citations, anchor_evidence,
 get_crop, diff. Artifacts are kept in --store by URL and content_hash and exposed as resources
-(sieve://artifact/<key>/manifest.json, …/index.md). distill takes every capture
+(sieve://artifact/<key>/manifest.json, …/index.md); --shard adds the artifacts
+of sieve distill --shard archives, read in place, under the handles distill
+gives the same reads (docs/SCALE.md). distill takes every capture
 option as the default of each read (address policy, robots.txt, politeness,
 --tier). --http listens on a loopback address unless --allow-remote is given,
 which needs a bearer token (--token-file or $` + TokenEnv + `, at least 16
@@ -98,13 +101,16 @@ func run(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := New(Options{Capture: opts, Normalize: nlim, Graph: glim, Store: store, AllowPaths: c.Bool("allow-paths"),
+	s, err := New(Options{Capture: opts, Normalize: nlim, Graph: glim, Store: store, Shards: c.StringSlice("shard"), AllowPaths: c.Bool("allow-paths"),
 		SessionIdle: idle, MaxSessions: maxSessions, Log: cliutil.Stderr(c), Warm: true})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
 	defer cliutil.OnForcedExit(c.Context, s.Close)()
+	if n := s.store.served; n.archives > 0 {
+		fmt.Fprintf(cliutil.Stderr(c), "sieve-mcp: serving %d artifacts of %d shards read-only\n", n.artifacts, n.archives)
+	}
 	if addr == "" {
 		return s.ServeStdio(c.Context, cliutil.Stdin(c), cliutil.Stdout(c))
 	}

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sieve-dev/sieve/crop"
+	"github.com/sieve-dev/sieve/evidence/eef"
 	"github.com/sieve-dev/sieve/evidence/evcmd"
 	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/cliutil"
@@ -38,7 +40,7 @@ func (s *Server) remember(key string, r *verify.Report) {
 
 func (s *Server) getCrop(_ context.Context, _ *mcp.CallToolRequest, in cropInput) (*mcp.CallToolResult, cropOutput, error) {
 	var out cropOutput
-	src, err := s.source(in.Artifact)
+	src, ras, err := s.raster(in.Artifact)
 	if err != nil {
 		return nil, out, err
 	}
@@ -72,18 +74,6 @@ func (s *Server) getCrop(_ context.Context, _ *mcp.CallToolRequest, in cropInput
 	default:
 		return nil, out, usagef("get_crop takes check_id, or page_ref and a bbox of four integers")
 	}
-	p, err := s.store.path(in.Artifact, evidenceDocument)
-	if err != nil {
-		return nil, out, err
-	}
-	doc, err := os.ReadFile(p)
-	if err != nil {
-		return nil, out, internalf("%v", err)
-	}
-	ras, err := crop.LoadRaster(doc, src, crop.Sources{Blobs: s.opts.Capture.Browser.Blobs})
-	if err != nil {
-		return nil, out, internalf("%v", err)
-	}
 	set, err := crop.Make(src, targets[:1], ras, crop.Options{Padding: crop.DefaultPadding, DPI: crop.DefaultDPI})
 	if err != nil {
 		return nil, out, evcmd.Coded(cliutil.ExitInvalidSource, "invalid_source", "%v", err)
@@ -103,6 +93,34 @@ func (s *Server) getCrop(_ context.Context, _ *mcp.CallToolRequest, in cropInput
 		res.Content = append(res.Content, &mcp.TextContent{Text: "descriptor only: " + d.Reason})
 	}
 	return res, out, nil
+}
+
+// raster loads the artifact's grounding source and its pixels: a PDF's
+// source bytes from the bundle when it holds them (an artifact in a shard
+// carries them there, not in this server's blob store), else from the
+// blob store, which also holds render-tier screenshots.
+func (s *Server) raster(key string) (ground.Source, crop.Raster, error) {
+	var doc evcmd.Doc
+	var ras crop.Raster
+	err := s.store.evidence(key, func(dir string) (err error) {
+		if doc, err = evcmd.ReadDoc(ground.FormatAuto, filepath.Join(dir, eef.FileDocument)); err != nil {
+			return err
+		}
+		srcs := crop.Sources{Blobs: s.opts.Capture.Browser.Blobs}
+		if p := filepath.Join(dir, eef.FileSourcePDF); fileExists(p) {
+			srcs.PDF = p
+		}
+		if ras, err = crop.LoadRaster(doc.Bytes, doc.Source, srcs); err != nil {
+			return internalf("%v", err)
+		}
+		return nil
+	})
+	return doc.Source, ras, err
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 func boxText(b []int) string {

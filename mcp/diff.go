@@ -116,7 +116,7 @@ func (s *Server) addDiffTool() {
 
 func (s *Server) diff(_ context.Context, _ *mcp.CallToolRequest, in diffInput) (*mcp.CallToolResult, diffOutput, error) {
 	var out diffOutput
-	if _, err := s.store.dirOf(in.Artifact); err != nil {
+	if err := s.store.has(in.Artifact); err != nil {
 		return nil, out, err
 	}
 	since := in.Since

@@ -61,8 +61,7 @@ func (s *Server) distill(ctx context.Context, req *mcp.CallToolRequest, in disti
 		return nil, out, err
 	}
 	key := Key(a.URL, a.ContentHash)
-	_, statErr := s.store.dirOf(key)
-	out.Reused = statErr == nil
+	out.Reused = s.store.has(key) == nil
 	since := s.sinceOf(key, out.Reused)
 	if err := s.store.put(key, a.Dir); err != nil {
 		return nil, out, toolErr(err)

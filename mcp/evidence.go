@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sieve-dev/sieve/anchor"
+	"github.com/sieve-dev/sieve/evidence/eef"
 	"github.com/sieve-dev/sieve/evidence/evcmd"
 	"github.com/sieve-dev/sieve/evidence/ground"
 	"github.com/sieve-dev/sieve/internal/cliutil"
@@ -38,11 +40,12 @@ type verifyOutput struct {
 
 // source loads the artifact's grounding source.
 func (s *Server) source(key string) (ground.Source, error) {
-	p, err := s.store.path(key, evidenceDocument)
-	if err != nil {
-		return nil, err
-	}
-	return evcmd.LoadFile(ground.FormatAuto, p)
+	var src ground.Source
+	err := s.store.evidence(key, func(dir string) (err error) {
+		src, err = evcmd.LoadFile(ground.FormatAuto, filepath.Join(dir, eef.FileDocument))
+		return err
+	})
+	return src, err
 }
 
 func (s *Server) verifyCitations(_ context.Context, _ *mcp.CallToolRequest, in verifyInput) (*mcp.CallToolResult, verifyOutput, error) {

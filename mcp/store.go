@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/sieve-dev/sieve/evidence/eef"
 	"github.com/sieve-dev/sieve/graph"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/render"
@@ -31,8 +33,16 @@ import (
 // a changed page gets a new key and the old artifact stays readable. The
 // versions file of a URL says which read came last and which before it,
 // so a page read again can be diffed against its previous version.
+//
+// The store also serves, read-only, the artifacts of shard archives
+// (sieve mcp --shard; shards.go) under the same keys: every tool reads
+// them as it reads a directory.
 type Store struct {
 	dir string
+
+	shards     map[string]shardArtifact // by key; set before use, then only read
+	shardReads map[string][]string      // a URL's keys in the shards, by key prefix, oldest first
+	served     struct{ artifacts, archives int }
 
 	mu    sync.Mutex
 	cache map[string]*graph.Record // decoded content.json by key
@@ -54,7 +64,7 @@ func OpenStore(dir string) (*Store, error) {
 			return nil, fmt.Errorf("mcp: store: %w", err)
 		}
 	}
-	return &Store{dir: dir, cache: map[string]*graph.Record{}}, nil
+	return &Store{dir: dir, cache: map[string]*graph.Record{}, shards: map[string]shardArtifact{}, shardReads: map[string][]string{}}, nil
 }
 
 // Key is the store key of url read with contentHash ("sha256:<hex>").
@@ -83,17 +93,27 @@ func (s *Store) tempDir() (string, error) {
 	return os.MkdirTemp(filepath.Join(s.dir, "tmp"), "distill-")
 }
 
-// dirOf is the artifact directory of key; a key of any other shape is
-// refused, so a handle cannot name a path outside the store.
-func (s *Store) dirOf(key string) (string, error) {
+// locate finds the artifact of key: its directory in the store, or else
+// its place in a shard (dir ""). A key of any other shape is refused, so a
+// handle cannot name a path outside the store.
+func (s *Store) locate(key string) (dir string, a shardArtifact, err error) {
 	if !keyPattern().MatchString(key) {
-		return "", notFound("%q is not an artifact handle (distill returns one: 12 hex digits, a dash, 16 hex digits)", key)
+		return "", a, notFound("%q is not an artifact handle (distill returns one: 12 hex digits, a dash, 16 hex digits)", key)
 	}
 	d := filepath.Join(s.dir, "artifacts", key)
-	if _, err := os.Stat(filepath.Join(d, render.FileManifest)); err != nil {
-		return "", notFound("no artifact %s in the store: distill the page first", key)
+	if _, err := os.Stat(filepath.Join(d, render.FileManifest)); err == nil {
+		return d, a, nil
 	}
-	return d, nil
+	if a, ok := s.shards[key]; ok {
+		return "", a, nil
+	}
+	return "", a, notFound("no artifact %s in the store: distill the page first", key)
+}
+
+// has says whether the store holds key (a notFound error when not).
+func (s *Store) has(key string) error {
+	_, _, err := s.locate(key)
+	return err
 }
 
 // put moves the artifact directory src (written by render.Write) into the
@@ -125,24 +145,39 @@ func (s *Store) put(key, src string) error {
 
 // file reads one file of an artifact.
 func (s *Store) file(key, name string) ([]byte, error) {
-	d, err := s.dirOf(key)
+	d, a, err := s.locate(key)
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(filepath.Join(d, name))
+	var b []byte
+	if d != "" {
+		b, err = os.ReadFile(filepath.Join(d, name))
+	} else {
+		b, err = a.r.ReadFile(a.entry(), name)
+	}
 	if err != nil {
 		return nil, internalf("reading %s of %s: %v", name, key, err)
 	}
 	return b, nil
 }
 
-// path is the path of one file of an artifact.
-func (s *Store) path(key, name string) (string, error) {
-	d, err := s.dirOf(key)
+// evidence calls fn with the directory of the artifact's evidence bundle:
+// the artifact's own, or for an artifact in a shard a temporary copy of
+// the files the evidence tools read (extractEvidence).
+func (s *Store) evidence(key string, fn func(dir string) error) error {
+	d, a, err := s.locate(key)
 	if err != nil {
-		return "", err
+		return err
 	}
-	return filepath.Join(d, name), nil
+	if d != "" {
+		return fn(filepath.Join(d, eef.Dir))
+	}
+	dir, done, err := s.extractEvidence(a)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return fn(dir)
 }
 
 // record is the artifact's graph (content.json), decoded once and cached.
@@ -188,14 +223,19 @@ func (s *Store) forget(key string) {
 	}
 }
 
-// keys lists the artifacts in the store, sorted.
+// keys lists the artifacts in the store and its shards, sorted.
 func (s *Store) keys() []string {
 	entries, _ := os.ReadDir(filepath.Join(s.dir, "artifacts"))
 	var keys []string
 	for _, e := range entries {
 		if e.IsDir() && keyPattern().MatchString(e.Name()) {
-			keys = append(keys, e.Name())
+			if _, ok := s.shards[e.Name()]; !ok {
+				keys = append(keys, e.Name())
+			}
 		}
+	}
+	for k := range s.shards {
+		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	return keys
@@ -207,8 +247,22 @@ func (s *Store) versionsFile(key string) string {
 	return filepath.Join(s.dir, "versions", key[:12])
 }
 
-// versions lists the keys of the URL of key, oldest first (s.mu held).
+// versions lists the keys of the URL of key, oldest first (s.mu held):
+// its reads in the shards, then the store's own.
 func (s *Store) versions(key string) []string {
+	own := s.ownVersions(key)
+	var out []string
+	for _, k := range s.shardReads[key[:12]] {
+		if !slices.Contains(own, k) {
+			out = append(out, k)
+		}
+	}
+	return append(out, own...)
+}
+
+// ownVersions lists the keys of the URL of key in its versions file,
+// oldest first (s.mu held).
+func (s *Store) ownVersions(key string) []string {
 	b, err := os.ReadFile(s.versionsFile(key))
 	if err != nil {
 		return nil
@@ -230,7 +284,7 @@ func (s *Store) latest(key string) string {
 	vs := s.versions(key)
 	s.mu.Unlock()
 	for i := len(vs) - 1; i >= 0; i-- {
-		if _, err := s.dirOf(vs[i]); err == nil {
+		if s.has(vs[i]) == nil {
 			return vs[i]
 		}
 	}
@@ -242,7 +296,7 @@ func (s *Store) remember(key string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var keep []string
-	for _, k := range s.versions(key) {
+	for _, k := range s.ownVersions(key) {
 		if k != key {
 			keep = append(keep, k)
 		}
@@ -269,7 +323,7 @@ func (s *Store) previous(key string) string {
 			continue
 		}
 		for j := i - 1; j >= 0; j-- {
-			if _, err := s.dirOf(vs[j]); err == nil {
+			if s.has(vs[j]) == nil {
 				return vs[j]
 			}
 		}

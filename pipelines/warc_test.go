@@ -3,9 +3,6 @@ package pipelines
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
-	"crypto/sha1"
-	"encoding/base32"
 	"fmt"
 	"os"
 	"os/exec"
@@ -19,26 +16,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/sieve-dev/sieve/internal/shard"
+	"github.com/sieve-dev/sieve/internal/warctest"
 )
-
-// warcRecord is a response record for uri serving body as HTML in a gzip
-// member of its own, as Common Crawl writes them; corrupt breaks its
-// payload digest.
-func warcRecord(uri string, body []byte, corrupt bool) []byte {
-	block := "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + string(body)
-	sum := sha1.Sum(body)
-	if corrupt {
-		sum[0] ^= 1
-	}
-	rec := fmt.Sprintf("WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:%x>\r\nWARC-Date: 2026-01-02T03:04:05Z\r\n"+
-		"WARC-Target-URI: %s\r\nContent-Type: application/http; msgtype=response\r\nWARC-Payload-Digest: sha1:%s\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n",
-		sha1.Sum([]byte(uri)), uri, base32.StdEncoding.EncodeToString(sum[:]), len(block), block)
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write([]byte(rec))
-	zw.Close()
-	return b.Bytes()
-}
 
 // warcFiles writes n WARC files of pages pages each under work/warcs (the
 // last record of file 0 corrupt) and returns their relative paths and the
@@ -48,7 +27,7 @@ func warcFiles(tb testing.TB, work string, first, n, pages int) ([]string, []str
 	os.MkdirAll(filepath.Join(work, "warcs"), 0o755)
 	var paths, want []string
 	for f := first; f < first+n; f++ {
-		var b bytes.Buffer
+		var recs []warctest.Rec
 		for p := 0; p < pages; p++ {
 			uri := fmt.Sprintf("http://w%d.warc.test/p%d", f, p)
 			var body strings.Builder
@@ -57,14 +36,16 @@ func warcFiles(tb testing.TB, work string, first, n, pages int) ([]string, []str
 				fmt.Fprintf(&body, "<p>Paragraph %d of page %d in WARC file %d, long enough to be read as content by the graph.</p>", k, p, f)
 			}
 			body.WriteString("</main></body></html>")
-			corrupt := f == 0 && p == pages-1
-			b.Write(warcRecord(uri, []byte(body.String()), corrupt))
-			if !corrupt {
+			rec := warctest.Page(uri, []byte(body.String()))
+			if f == 0 && p == pages-1 {
+				rec.PayloadDigest = warctest.WrongDigest
+			} else {
 				want = append(want, uri)
 			}
+			recs = append(recs, rec)
 		}
 		rel := fmt.Sprintf("warcs/cc-%03d.warc.gz", f)
-		if err := os.WriteFile(filepath.Join(work, rel), b.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(work, rel), warctest.File(true, recs...), 0o644); err != nil {
 			tb.Fatal(err)
 		}
 		paths = append(paths, rel)

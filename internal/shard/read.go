@@ -148,8 +148,15 @@ func (r *Reader) ReadFile(e Entry, name string) ([]byte, error) {
 
 // Extract writes e's artifact under dir as sieve distill --out dir does:
 // dir/HOST/SLUG/….
-func (r *Reader) Extract(e Entry, dir string) error {
+func (r *Reader) Extract(e Entry, dir string) error { return r.ExtractOnly(e, dir, nil) }
+
+// ExtractOnly is Extract of the files keep accepts (by their name within
+// the artifact: evidence/document.ethos.json); nil keeps them all.
+func (r *Reader) ExtractOnly(e Entry, dir string, keep func(name string) bool) error {
 	return r.Walk(e, func(name string, rd io.Reader) error {
+		if keep != nil && !keep(name) {
+			return nil
+		}
 		p := filepath.Join(dir, filepath.FromSlash(e.Path), filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
@@ -194,4 +201,43 @@ func Materialize(s string) (p string, done func(), err error) {
 		return "", nil, err
 	}
 	return filepath.Join(tmp, filepath.FromSlash(e.Path), filepath.FromSlash(file)), done, nil
+}
+
+// OpenAll opens the shards path names: a shard (NAME.tar.gz or NAME), or
+// a directory, whose shards (the NAME.tar.gz files with their index
+// beside them) are opened in name order. A directory without a shard is
+// an error: a path given to read from must hold something to read.
+func OpenAll(path string) ([]*Reader, error) {
+	st, err := os.Stat(path)
+	if err != nil || !st.IsDir() {
+		r, err := Open(path)
+		if err != nil {
+			return nil, err
+		}
+		return []*Reader{r}, nil
+	}
+	archives, err := filepath.Glob(filepath.Join(path, "*"+ArchiveExt))
+	if err != nil {
+		return nil, fmt.Errorf("shard: %w", err)
+	}
+	var rs []*Reader
+	for _, a := range archives { // Glob sorts
+		if _, idx := Names(a); !fileExists(idx) {
+			continue // not a shard (a .tar.gz of something else)
+		}
+		r, err := Open(a)
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, r)
+	}
+	if len(rs) == 0 {
+		return nil, fmt.Errorf("shard: %s holds no shard (NAME%s with NAME%s beside it)", path, ArchiveExt, IndexExt)
+	}
+	return rs, nil
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }

@@ -201,3 +201,25 @@ func TestMaterialize(t *testing.T) {
 		t.Errorf("a plain path: %q %v", p, err)
 	}
 }
+
+// TestOpenAll: a directory gives its shards in name order, passing over a
+// .tar.gz without an index; a shard's own name gives it; a directory
+// without a shard is an error.
+func TestOpenAll(t *testing.T) {
+	dir := t.TempDir()
+	writeShard(t, filepath.Join(dir, "b"), 2)
+	writeShard(t, filepath.Join(dir, "a"), 3)
+	if err := os.WriteFile(filepath.Join(dir, "other.tar.gz"), []byte("not a shard"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := OpenAll(dir)
+	if err != nil || len(rs) != 2 || filepath.Base(rs[0].Archive()) != "a.tar.gz" || len(rs[1].Entries()) != 2 {
+		t.Fatalf("OpenAll(dir): %v %d readers", err, len(rs))
+	}
+	if rs, err := OpenAll(filepath.Join(dir, "b.tar.gz")); err != nil || len(rs) != 1 {
+		t.Errorf("OpenAll(archive): %v", err)
+	}
+	if _, err := OpenAll(t.TempDir()); err == nil || !strings.Contains(err.Error(), "holds no shard") {
+		t.Errorf("an empty directory: %v", err)
+	}
+}

@@ -1,4 +1,9 @@
-package capture
+// Package warctest writes WARC files for tests, record by record: plain,
+// or gzip per record as Common Crawl writes them, with the faults a reader
+// must survive (a payload digest that does not match, a Content-Length
+// past the block, a corrupt gzip member): one writer for the tests of
+// capture, distill and pipelines.
+package warctest
 
 import (
 	"bytes"
@@ -6,11 +11,14 @@ import (
 	"crypto/sha1"
 	"encoding/base32"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"testing"
 )
 
-// WARCRec is one record of a hand-made WARC file (tests).
-type WARCRec struct {
+// Rec is one record of a hand-made WARC file.
+type Rec struct {
 	Type   string   // response, revisit, request, warcinfo, metadata…
 	URI    string   // WARC-Target-URI
 	Fields []string // more header lines, "Name: value"
@@ -52,9 +60,9 @@ func PayloadDigestOf(block []byte) string {
 	return "sha1:" + base32.StdEncoding.EncodeToString(sum[:])
 }
 
-// WARCFile is recs as a WARC/1.1 file, each record its own gzip member
+// File is recs as a WARC/1.1 file, each record its own gzip member
 // when gz is set (as Common Crawl writes them).
-func WARCFile(gz bool, recs ...WARCRec) []byte {
+func File(gz bool, recs ...Rec) []byte {
 	var out bytes.Buffer
 	for i, r := range recs {
 		rec := warcBytes(i, r)
@@ -77,7 +85,7 @@ func WARCFile(gz bool, recs ...WARCRec) []byte {
 	return out.Bytes()
 }
 
-func warcBytes(i int, r WARCRec) []byte {
+func warcBytes(i int, r Rec) []byte {
 	var h strings.Builder
 	fmt.Fprintf(&h, "WARC/1.1\r\nWARC-Type: %s\r\n", r.Type)
 	fmt.Fprintf(&h, "WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-%012d>\r\n", i)
@@ -112,4 +120,31 @@ func warcBytes(i int, r WARCRec) []byte {
 	}
 	fmt.Fprintf(&h, "Content-Length: %d\r\n\r\n", n)
 	return append(append([]byte(h.String()), r.Block...), "\r\n\r\n"...)
+}
+
+// WrongDigest is a payload digest of the right shape that no test payload
+// has: a record with it fails its digest check.
+const WrongDigest = "sha1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+
+// Page is a 200 response record for uri serving body as HTML in UTF-8.
+func Page(uri string, body []byte) Rec {
+	return Rec{Type: "response", URI: uri, Block: HTTPBlock(200, []string{"Content-Type: text/html; charset=utf-8"}, body)}
+}
+
+// Site is a web site on 127.0.0.1 that serves body as contentType under
+// every path but /robots.txt (not found: everything allowed), for a live
+// read of the pages a test's WARC file holds. It closes when the test
+// ends.
+func Site(tb testing.TB, contentType string, body []byte) *httptest.Server {
+	tb.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", contentType)
+		w.Write(body)
+	}))
+	tb.Cleanup(srv.Close)
+	return srv
 }
