@@ -42,7 +42,7 @@ func (z zone) enter(t *tree, i int) zone {
 	if n.Tag == "body" || n.Tag == "html" {
 		return z // their classes name the page's template and state ("cookies-not-set"), not a region
 	}
-	if kind, tok, mixed := tokenChrome(t.tokens[i]); kind != "" {
+	if kind, tok, mixed := tokenChrome(chromeTokens(t, i)); kind != "" {
 		mixed = mixed || kind == "ad" && modifierOnly(n.Attrs["class"], n.Attrs["id"], tok)
 		// A class name is a weaker signal than a landmark: inside the main
 		// article it only counts for kinds that never carry the article,
@@ -55,6 +55,58 @@ func (z zone) enter(t *tree, i int) zone {
 		}
 	}
 	return z
+}
+
+// chromeTokens are the class/id words of element i that may name a region:
+// all of them, but for an id that spells out the element's own heading (a
+// section anchor, as documentation generators write
+// id="sharing-with-a-single-developer" around "Sharing with a single
+// developer"), which names the section and says nothing about its role.
+func chromeTokens(t *tree, i int) []string {
+	id := t.nodes[i].Attrs["id"]
+	if !strings.ContainsAny(id, "-_") || !headingAnchor(t, i, id) {
+		return t.tokens[i]
+	}
+	return appendClassTokens(nil, t.nodes[i].Attrs["class"])
+}
+
+// headingAnchor reports whether id's words are the words of element i's
+// first child element, a heading (a trailing number, as in "setting-up-1",
+// aside).
+func headingAnchor(t *tree, i int, id string) bool {
+	h := -1
+	for _, c := range t.children[i] {
+		if t.nodes[c].Tag != "#text" {
+			h = c
+			break
+		}
+	}
+	if h < 0 || t.nodes[h].Level == 0 {
+		return false
+	}
+	head := appendClassTokensRunes(nil, strings.ToLower(t.textOf(h)))
+	words := appendClassTokens(nil, strings.ToLower(id))
+	if n := len(words); n > 2 && isDigits(words[n-1]) {
+		words = words[:n-1]
+	}
+	if len(words) < 2 || len(words) != len(head) {
+		return false
+	}
+	for k := range words {
+		if words[k] != head[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // modifierOnly reports that word appears in the class list only as a BEM

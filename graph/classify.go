@@ -132,6 +132,10 @@ func (c *container) siblingsOf(t *tree, best int, top float64) []int {
 		switch {
 		case st.scored && st.score+bonus >= threshold:
 		case st.chars > 80 && ld < 0.25 && (t.nodes[s].Tag == "p" || t.nodes[s].Tag == "div" && ownsText(t, s)):
+		case bonus > 0 && st.chars > 0 && ld < 0.25 && t.nodes[s].Tag == t.nodes[best].Tag:
+			// One part of an article cut into like parts (a how-to's
+			// steps, each a short line and a photo): the parts read
+			// alike, whatever each one's text scores.
 		default:
 			continue
 		}

@@ -63,10 +63,11 @@ func (b *builder) textSignals() {
 		switch {
 		case (d.Type == TypeHeading || d.Type == TypeMedia) && repeatsTitle(key, title):
 			d.Role, d.Chrome, d.Reason = "chrome", "title", "repeats the page title (the record's title field)"
-		case !b.pdf && d.Type != TypeHeading && kept[key] && keptAt[key] == headings && utf8.RuneCountInString(d.Text) >= dupMinChars:
+		case !b.pdf && d.Type != TypeHeading && kept[key] && keptAt[key] == headings && utf8.RuneCountInString(d.Text) >= dupMinChars && !b.authoredParagraph(d):
 			// A sentence-long line the content already showed: a gallery's
 			// caption repeated per slide. A document's paragraphs say what
-			// they say as often as they say it.
+			// they say as often as they say it, and so does an article's
+			// long <p>.
 			d.Role, d.Chrome, d.Reason = "chrome", "repeated", "repeats an earlier content block word for word"
 		case !b.pdf && bareURL(d.Text): // a PDF prints its URLs as text
 			d.Role, d.Chrome, d.Reason = "chrome", "url", "a bare URL (a permalink or share target)"
@@ -95,6 +96,22 @@ const chromeRepeatMaxChars = 100
 // it to count as a repeat: shorter lines (a schedule's times, a recipe's
 // "1 egg") legitimately recur.
 const dupMinChars = 80
+
+// authoredParagraph reports whether d is a long <p> outside any figure or
+// list: a paragraph the author wrote, which a second copy does not make a
+// caption (gallery captions repeat in divs, list items and figcaptions).
+func (b *builder) authoredParagraph(d *draft) bool {
+	if d.node < 0 || d.Type != TypeParagraph || b.t.nodes[d.node].Tag != "p" || utf8.RuneCountInString(d.Text) <= repeatMaxChars {
+		return false
+	}
+	for i := b.t.nodes[d.node].Parent; i >= 0; i = b.t.nodes[i].Parent {
+		switch b.t.nodes[i].Tag {
+		case "figure", "figcaption", "li", "dd":
+			return false
+		}
+	}
+	return true
+}
 
 // bareURL reports whether a block's text is one http(s) URL and nothing
 // else.

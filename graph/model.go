@@ -22,32 +22,33 @@ import (
 //go:embed model.json
 var modelJSON []byte
 
-// blockModel is a boosted-tree classifier: the log-odds that a block is
-// content is Base plus one leaf per tree.
-type blockModel struct {
+// BlockModel is a boosted-tree classifier: the log-odds that a block is
+// content is Base plus one leaf per tree. It is model.json's shape; the
+// trainer (bench/quality/train) fills one and writes it.
+type BlockModel struct {
 	Features []string `json:"features"` // must equal FeatureNames, in order
 	Depth    int      `json:"depth"`
 	Base     float64  `json:"base"`
 	// Margin is how sure the model must be to overrule the rules: a
 	// log-odds beyond ±Margin.
-	Margin float64    `json:"margin"`
-	Trees  []tree3    `json:"trees"`
-	Notes  string     `json:"notes,omitempty"`
-	Params modelParam `json:"params"`
+	Margin float64     `json:"margin"`
+	Trees  []ModelTree `json:"trees"`
+	Notes  string      `json:"notes,omitempty"`
+	Params ModelParams `json:"params"`
 }
 
-// modelParam records how the model was trained, for the reader.
-type modelParam struct {
+// ModelParams records how the model was trained, for the reader.
+type ModelParams struct {
 	Trees, Depth, Bins  int
 	Rate, Lambda, MinHW float64
 	Sets                []string
 	Rows                int
 }
 
-// tree3 is a complete binary tree of Depth levels: inner node k tests
+// ModelTree is a complete binary tree of Depth levels: inner node k tests
 // x[Feature[k]] <= Threshold[k] (yes: child 2k+1, no: 2k+2); the leaves
 // follow the inner nodes in Leaf.
-type tree3 struct {
+type ModelTree struct {
 	Feature   []int     `json:"f"`
 	Threshold []float32 `json:"t"`
 	Leaf      []float32 `json:"v"`
@@ -55,10 +56,10 @@ type tree3 struct {
 
 // defaultModel is model.json, parsed once; nil when the file holds no
 // trees (the rules alone decide).
-var defaultModel = sync.OnceValue(func() *blockModel { return loadModel(modelJSON) })
+var defaultModel = sync.OnceValue(func() *BlockModel { return loadModel(modelJSON) })
 
-func loadModel(data []byte) *blockModel {
-	var m blockModel
+func loadModel(data []byte) *BlockModel {
+	var m BlockModel
 	if err := json.Unmarshal(data, &m); err != nil {
 		panic("graph: model.json: " + err.Error())
 	}
@@ -77,7 +78,7 @@ func loadModel(data []byte) *blockModel {
 }
 
 // Score is the model's log-odds that a block with features x is content.
-func (m *blockModel) Score(x []float32) float64 {
+func (m *BlockModel) Score(x []float32) float64 {
 	s := m.Base
 	inner := 1<<m.Depth - 1
 	for i := range m.Trees {
@@ -93,6 +94,22 @@ func (m *blockModel) Score(x []float32) float64 {
 		s += float64(t.Leaf[k-inner])
 	}
 	return s
+}
+
+// Content is the model's decision on one block as the graph takes it: a
+// block it does not judge, or one it is not sure of (log-odds within
+// ±Margin), keeps the rules' decision.
+func (m *BlockModel) Content(r ModelRow) bool {
+	if !r.Decided {
+		return r.Rule
+	}
+	switch s := m.Score(r.Features); {
+	case s > m.Margin:
+		return true
+	case s < -m.Margin:
+		return false
+	}
+	return r.Rule
 }
 
 // FeatureNames name the block features, in the order of a feature row.
@@ -370,7 +387,7 @@ func (b *builder) proseDistance() []int {
 // applyModel lets the block model decide every block with text: a block
 // the rules kept whose score says chrome goes, one they dropped whose
 // score says content comes back.
-func (b *builder) applyModel(m *blockModel, c *container) {
+func (b *builder) applyModel(m *BlockModel, c *container) {
 	if m == nil || len(b.blocks) == 0 {
 		return
 	}

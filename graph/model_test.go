@@ -12,7 +12,7 @@ import (
 // dropped or moved without `make train` would feed the trees the wrong
 // columns.
 func TestShippedModelMatchesFeatures(t *testing.T) {
-	var m blockModel
+	var m BlockModel
 	if err := json.Unmarshal(modelJSON, &m); err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestShippedModelMatchesFeatures(t *testing.T) {
 
 func TestModelScoreWalksTheTree(t *testing.T) {
 	// One tree of depth 2: x0 <= 0.5 ? (x1 <= 1 ? 1 : 2) : (x1 <= 3 ? 3 : 4).
-	m := &blockModel{Depth: 2, Base: 0.5, Trees: []tree3{{Feature: []int{0, 1, 1}, Threshold: []float32{0.5, 1, 3}, Leaf: []float32{1, 2, 3, 4}}}}
+	m := &BlockModel{Depth: 2, Base: 0.5, Trees: []ModelTree{{Feature: []int{0, 1, 1}, Threshold: []float32{0.5, 1, 3}, Leaf: []float32{1, 2, 3, 4}}}}
 	for _, c := range []struct {
 		x    []float32
 		want float64
@@ -39,6 +39,25 @@ func TestModelScoreWalksTheTree(t *testing.T) {
 		if got := m.Score(c.x); got != c.want {
 			t.Errorf("Score(%v) = %v, want %v", c.x, got, c.want)
 		}
+	}
+	// Content overrules the rules only beyond the margin, and only on the
+	// blocks the model judges.
+	m.Margin = 2
+	for _, c := range []struct {
+		row  ModelRow
+		want bool
+	}{
+		{ModelRow{Rule: false, Decided: true, Features: []float32{1, 4}}, true},  // 4.5 > 2
+		{ModelRow{Rule: false, Decided: true, Features: []float32{0, 1}}, false}, // 1.5: unsure, the rules stand
+		{ModelRow{Rule: false, Decided: false, Features: []float32{1, 4}}, false},
+	} {
+		if got := m.Content(c.row); got != c.want {
+			t.Errorf("Content(%+v) = %v, want %v", c.row, got, c.want)
+		}
+	}
+	m.Base = -10 // every score below -2: chrome wherever the model judges
+	if m.Content(ModelRow{Rule: true, Decided: true, Features: []float32{0, 1}}) {
+		t.Error("a sure chrome score does not overrule the rules' content")
 	}
 }
 

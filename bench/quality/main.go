@@ -18,16 +18,22 @@ import (
 
 	"github.com/sieve-dev/sieve/bench"
 	"github.com/sieve-dev/sieve/capture"
+	"github.com/sieve-dev/sieve/graph"
+	"github.com/sieve-dev/sieve/normalize"
+	"github.com/sieve-dev/sieve/render"
 )
 
 // allSets are the five main-content evaluation sets of ../shared/bench: the
 // two the rules were first tuned on and three they were never tuned on.
 var allSets = []string{bench.SetScrapinghub, bench.SetTrafilatura, "cleaneval-dev", "cleanportaleval", "readability-tests"}
 
-// extractor turns one captured page into its main-content text.
+// extractor turns one captured page into its main-content text. A
+// markdown extractor returns the page's Markdown: it is written as <id>.md
+// (for shared/bench/structure.py) and, syntax stripped, as <id>.txt.
 type extractor struct {
-	name string
-	run  func(p bench.Page, rec *capture.Record) (string, error)
+	name     string
+	run      func(p bench.Page, rec *capture.Record) (string, error)
+	markdown bool
 }
 
 func main() {
@@ -37,8 +43,8 @@ func main() {
 	flag.StringVar(&captureCache, "captures", "", "keep capture records in DIR/<set>/<id>.json and reuse them (rendered pages vary from run to run)")
 	flag.Parse()
 	systems := []extractor{
-		{"sieve", func(_ bench.Page, rec *capture.Record) (string, error) { return bench.SieveText(rec) }},
-		{"sieve-markdown", func(_ bench.Page, rec *capture.Record) (string, error) { return bench.SieveMarkdown(rec) }},
+		{"sieve", func(_ bench.Page, rec *capture.Record) (string, error) { return bench.SieveText(rec) }, false},
+		{"sieve-markdown", func(_ bench.Page, rec *capture.Record) (string, error) { return sieveMarkdown(rec) }, true},
 	}
 	if *peers {
 		systems = append(systems, peerExtractors()...)
@@ -84,7 +90,7 @@ func runSet(set, out string, systems []extractor) error {
 		}
 		secs := time.Since(start).Seconds()
 		dir := filepath.Join(out, set, sys.name)
-		if err := writeTexts(dir, pages, texts); err != nil {
+		if err := writeTexts(dir, pages, texts, sys.markdown); err != nil {
 			return err
 		}
 		fmt.Printf("%s\t%s\t%d pages\t%.2f s\t%.0f pages/s\t%d failed\n", set, sys.name, len(pages), secs, float64(len(pages))/secs, failed)
@@ -122,7 +128,17 @@ func capturePage(cp *capture.Capturer, set, tmp string, p bench.Page) (*capture.
 	return rec, os.WriteFile(path, data, 0o644)
 }
 
-func writeTexts(dir string, pages []bench.Page, texts []string) error {
+// sieveMarkdown is `sieve distill --format markdown`'s content Markdown of
+// one captured page, title line included.
+func sieveMarkdown(rec *capture.Record) (string, error) {
+	n, err := normalize.Normalize(rec)
+	if err != nil {
+		return "", err
+	}
+	return string(render.ContentMarkdown(graph.Build(n), false)), nil
+}
+
+func writeTexts(dir string, pages []bench.Page, texts []string, markdown bool) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
@@ -130,7 +146,15 @@ func writeTexts(dir string, pages []bench.Page, texts []string) error {
 		return err
 	}
 	for i, p := range pages {
-		if err := os.WriteFile(filepath.Join(dir, p.ID+".txt"), []byte(texts[i]), 0o644); err != nil {
+		t := texts[i]
+		if markdown {
+			if err := os.WriteFile(filepath.Join(dir, p.ID+".md"), []byte(t), 0o644); err != nil {
+				return err
+			}
+			_, body, _ := strings.Cut(t, "\n\n") // after the "# title" line, as bench.MarkdownScored
+			t = bench.StripMarkdown(body)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p.ID+".txt"), []byte(t), 0o644); err != nil {
 			return err
 		}
 	}

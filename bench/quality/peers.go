@@ -16,9 +16,9 @@ import (
 // decision is the same for all, and the page's original URL.
 func peerExtractors() []extractor {
 	return []extractor{
-		{"go-readability-v2", readabilityText},
-		{"go-trafilatura", trafilaturaText(true)},
-		{"go-trafilatura-nofb", trafilaturaText(false)},
+		{"go-readability-v2", readabilityText, false},
+		{"go-trafilatura", trafilaturaText(true), false},
+		{"go-trafilatura-nofb", trafilaturaText(false), false},
 	}
 }
 

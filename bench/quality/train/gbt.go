@@ -20,64 +20,6 @@ const (
 	minHW    = 20.0 // least hessian weight in a leaf
 )
 
-// model is graph/model.json (graph.blockModel's fields).
-type model struct {
-	Features []string `json:"features"`
-	Depth    int      `json:"depth"`
-	Base     float64  `json:"base"`
-	Margin   float64  `json:"margin"`
-	Trees    []tree3  `json:"trees"`
-	Notes    string   `json:"notes,omitempty"`
-	Params   params   `json:"params"`
-}
-
-type params struct {
-	Trees, Depth, Bins  int
-	Rate, Lambda, MinHW float64
-	Sets                []string
-	Rows                int
-}
-
-type tree3 struct {
-	Feature   []int     `json:"f"`
-	Threshold []float32 `json:"t"`
-	Leaf      []float32 `json:"v"`
-}
-
-// content is the model's decision for one block, as graph.applyModel
-// takes it: blocks without text and images keep the rules' decision.
-func (m *model) content(r graph.ModelRow) bool {
-	if !r.Decided {
-		return r.Rule
-	}
-	s := m.score(r)
-	switch {
-	case s > m.Margin:
-		return true
-	case s < -m.Margin:
-		return false
-	}
-	return r.Rule
-}
-
-func (m *model) score(r graph.ModelRow) float64 {
-	s := m.Base
-	inner := 1<<m.Depth - 1
-	for i := range m.Trees {
-		t := &m.Trees[i]
-		k := 0
-		for k < inner {
-			if r.Features[t.Feature[k]] <= t.Threshold[k] {
-				k = 2*k + 1
-			} else {
-				k = 2*k + 2
-			}
-		}
-		s += float64(t.Leaf[k-inner])
-	}
-	return s
-}
-
 // data is the training rows: features binned, label, weight.
 type data struct {
 	x      [][]float32
@@ -174,7 +116,7 @@ func cuts(col []float32) []float32 {
 }
 
 // train fits the model on every set but holdout (-1: all).
-func train(sets []*evalSet, holdout int) *model {
+func train(sets []*evalSet, holdout int) *graph.BlockModel {
 	d := rowsOf(sets, holdout)
 	pos, all := 0.0, 0.0
 	for i := range d.y {
@@ -182,8 +124,8 @@ func train(sets []*evalSet, holdout int) *model {
 		all += d.w[i]
 	}
 	base := math.Log(pos / (all - pos))
-	m := &model{Features: graph.FeatureNames, Depth: depth, Base: base,
-		Params: params{Trees: numTrees, Depth: depth, Bins: numBins, Rate: rate, Lambda: lambda, MinHW: minHW, Sets: d.sets, Rows: len(d.y)},
+	m := &graph.BlockModel{Features: graph.FeatureNames, Depth: depth, Base: base,
+		Params: graph.ModelParams{Trees: numTrees, Depth: depth, Bins: numBins, Rate: rate, Lambda: lambda, MinHW: minHW, Sets: d.sets, Rows: len(d.y)},
 		Notes:  "make train (bench/quality/train): boosted trees over the block features; log-odds of content = base + one leaf per tree"}
 	score := make([]float64, len(d.y))
 	for i := range score {
@@ -205,9 +147,9 @@ func train(sets []*evalSet, holdout int) *model {
 }
 
 // grow builds one tree level by level; leafOf is each row's leaf.
-func (d *data) grow(g, h []float64) (tree3, []int) {
+func (d *data) grow(g, h []float64) (graph.ModelTree, []int) {
 	inner := 1<<depth - 1
-	tr := tree3{Feature: make([]int, inner), Threshold: make([]float32, inner), Leaf: make([]float32, inner+1)}
+	tr := graph.ModelTree{Feature: make([]int, inner), Threshold: make([]float32, inner), Leaf: make([]float32, inner+1)}
 	node := make([]int, len(g)) // every row starts at the root
 	nf := len(graph.FeatureNames)
 	for level := 0; level < depth; level++ {

@@ -36,7 +36,7 @@ func TestTrainLearnsAndIsDeterministic(t *testing.T) {
 	for _, s := range sets {
 		for _, p := range s.pages {
 			for i, r := range p.rows {
-				if m.content(r) != (p.labels[i] == 1) {
+				if m.Content(r) != (p.labels[i] == 1) {
 					wrong++
 				}
 			}
