@@ -205,7 +205,7 @@ func pdfLines(lines []pdf.Line) []PDFLine {
 // marked content leave their fields out.
 func pdfSpan(w pdf.Word) PDFSpan {
 	st := w.Style
-	s := PDFSpan{Text: w.Text, Size: w.FontSize, Box: pdfBox(w.Box), Font: st.Font, Weight: st.Weight, Italic: st.Italic, Render: st.Render}
+	s := PDFSpan{Text: w.Text, Size: w.FontSize, Box: pdfBox(w.Box), Font: st.Font, Weight: st.Weight, Italic: st.Italic, Render: st.Render, Space: w.Spaced}
 	if st.Color != 0 {
 		s.Color = hexColor(st.Color)
 	}

@@ -77,6 +77,7 @@ type PDFSpan struct {
 	Alpha  *int    `json:"alpha,omitempty"`  // fill alpha 0–254 when not opaque (255)
 	Render int     `json:"render,omitempty"` // text render mode when not 0 (fill); 3 is invisible
 	MCID   *int    `json:"mcid,omitempty"`   // marked-content id (tagged PDFs)
+	Space  bool    `json:"space,omitempty"`  // a space character of the page's text comes right before it on its line
 }
 
 // PDFTag is one element of a tagged PDF's structure tree, as far as it

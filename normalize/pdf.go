@@ -107,8 +107,15 @@ func readPDF(out *Record, doc *capture.PDF) {
 			p.blocks = layoutBlocks(bodyWords(p, nil), p.tables)
 		}
 	}
-	body := bodySize(pages)
-	e := &pdfEmitter{out: out, levels: headingLevels(pages, body), body: body}
+	styled := untaggedHeads(pages)
+	body := bodySize(pages, styled)
+	e := &pdfEmitter{out: out, levels: headingLevels(pages, styled, body), body: body}
+	for _, el := range styled {
+		if s, ok := headingOf(pdfBlock{lines: el.lines}, body); ok && e.levels[s] > 0 {
+			el.level = headingLevel(el.lines, e.levels[s])
+			el.tag = fmt.Sprintf("h%d", el.level)
+		}
+	}
 	e.begin()
 	for i := range pages {
 		e.page(i, &pages[i])
@@ -196,25 +203,17 @@ func layoutBlocks(words []*pdfWord, tables []*pdfTable) []pdfBlock {
 }
 
 // regionBlocks splits a region's lines and tables into blocks: tables of
-// aligned columns, lists, paragraphs and ruled tables.
+// contents, tables of aligned columns, lists, paragraphs and ruled tables.
 func regionBlocks(items []pdfItem) []pdfBlock {
 	var out []pdfBlock
 	var run []*pdfLine
 	flush := func() {
-		for _, t := range alignedTables(run) {
-			if t.table != nil {
-				out = append(out, t)
+		for _, toc := range leaderTables(run) {
+			if toc.table != nil {
+				out = append(out, toc)
 				continue
 			}
-			for _, b := range splitLists(t.lines) {
-				if b.list != nil {
-					out = append(out, b)
-					continue
-				}
-				for _, para := range paragraphs(b.lines) {
-					out = append(out, pdfBlock{lines: para})
-				}
-			}
+			out = append(out, unruledBlocks(toc.lines)...)
 		}
 		run = nil
 	}
@@ -227,6 +226,28 @@ func regionBlocks(items []pdfItem) []pdfBlock {
 		run = append(run, it.line)
 	}
 	flush()
+	return out
+}
+
+// unruledBlocks splits lines without ruling into blocks: tables of
+// aligned columns, lists and paragraphs.
+func unruledBlocks(run []*pdfLine) []pdfBlock {
+	var out []pdfBlock
+	for _, t := range alignedTables(run) {
+		if t.table != nil {
+			out = append(out, t)
+			continue
+		}
+		for _, b := range splitLists(t.lines) {
+			if b.list != nil {
+				out = append(out, b)
+				continue
+			}
+			for _, para := range paragraphs(b.lines) {
+				out = append(out, pdfBlock{lines: para})
+			}
+		}
+	}
 	return out
 }
 
@@ -471,30 +492,30 @@ func pageNumber(key string) bool {
 	return false
 }
 
-// headingStyle is what ranks a heading: its size and weight.
+// headingStyle is what ranks a heading: its size, weight and slant.
 type headingStyle struct {
-	size float64
-	bold bool
+	size   float64
+	bold   bool
+	italic bool
 }
 
 // headingLevels ranks the heading styles of the untagged paragraphs over
 // the whole document: paragraphs of at most pdfHeadingLines lines and
 // pdfHeadingChars characters whose size is pdfHeadingRise times the body
-// size or more, and short bold one-liners at body size or more. The
-// largest style is level 1, then by size, bold before regular, down to 6.
-func headingLevels(pages []pdfPage, body float64) map[headingStyle]int {
+// size or more, and short bold or italic one-liners at body size or more
+// that do not end like a sentence. The largest style is level 1, then by
+// size, bold before italic before regular, down to 6.
+func headingLevels(pages []pdfPage, styled []*pdfEl, body float64) map[headingStyle]int {
 	var styles []headingStyle
 	seen := map[headingStyle]bool{} // sizes are not rounded: a document may have as many styles as blocks
-	for i := range pages {
-		for _, b := range pages[i].blocks {
-			if s, ok := headingOf(b, body); ok && !seen[s] {
-				seen[s] = true
-				styles = append(styles, s)
-			}
+	for _, b := range docBlocks(pages, styled) {
+		if s, ok := headingOf(b, body); ok && !seen[s] {
+			seen[s] = true
+			styles = append(styles, s)
 		}
 	}
 	slices.SortFunc(styles, func(a, b headingStyle) int {
-		return cmp.Or(cmp.Compare(b.size, a.size), cmp.Compare(boolInt(b.bold), boolInt(a.bold)))
+		return cmp.Or(cmp.Compare(b.size, a.size), cmp.Compare(boolInt(b.bold), boolInt(a.bold)), cmp.Compare(boolInt(b.italic), boolInt(a.italic)))
 	})
 	levels := make(map[headingStyle]int, len(styles))
 	for i, s := range styles {
@@ -523,14 +544,56 @@ func headingOf(b pdfBlock, body float64) (headingStyle, bool) {
 	if chars == 0 || chars > pdfHeadingChars || !hasLetter(b.lines) {
 		return headingStyle{}, false
 	}
-	s := headingStyle{l.size, l.bold}
+	s := headingStyle{l.size, l.bold, l.italic && !l.bold}
 	switch {
 	case l.size >= body*pdfHeadingRise:
 		return s, true
 	case l.bold && l.size >= body && len(b.lines) == 1 && chars <= pdfBoldHeadChars:
 		return s, true
+	case s.italic && l.size >= body && len(b.lines) == 1 && chars <= pdfBoldHeadChars && !sentenceEnd(lineText(l)):
+		return s, true // an italic run-in head on a line of its own ("Boots Self-Locking Nut")
 	}
 	return headingStyle{}, false
+}
+
+// headingLevel is a heading's level: one more than the depth of its
+// section number when it has one ("3.2 Method" is 3, level 1 being the
+// document's title), else its style's rank over the document.
+func headingLevel(lines []*pdfLine, styleLevel int) int {
+	if len(lines) == 0 {
+		return styleLevel
+	}
+	if d := sectionDepth(lineText(lines[0])); d > 0 {
+		return min(d+1, 6)
+	}
+	return styleLevel
+}
+
+// sectionDepth is how many numbers a heading's section number has ("3" 1,
+// "3.2" 2, "2.1.6." 3: numbers of one to three digits joined by dots)
+// when a letter follows it after a space; 0 when it has none.
+func sectionDepth(s string) int {
+	num, rest, ok := strings.Cut(s, " ")
+	if !ok || !strings.ContainsFunc(strings.TrimLeft(rest, " "), unicode.IsLetter) {
+		return 0
+	}
+	if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(rest, " ")); !unicode.IsLetter(r) {
+		return 0
+	}
+	parts := strings.Split(strings.TrimSuffix(num, "."), ".")
+	for _, p := range parts {
+		if len(p) == 0 || len(p) > 3 || strings.Trim(p, "0123456789") != "" {
+			return 0
+		}
+	}
+	return len(parts)
+}
+
+// sentenceEnd reports whether s ends like a sentence or a clause (an
+// italic line that does is a quote or a caption, not a heading).
+func sentenceEnd(s string) bool {
+	s = strings.TrimRight(s, " \"'”’)")
+	return strings.HasSuffix(s, ".") || strings.HasSuffix(s, ",") || strings.HasSuffix(s, ";") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?")
 }
 
 func hasLetter(lines []*pdfLine) bool {
@@ -545,21 +608,74 @@ func hasLetter(lines []*pdfLine) bool {
 }
 
 // bodySize is the most common font size by characters over the body text
-// of all pages (visible words); ties go to the smaller size.
-func bodySize(pages []pdfPage) float64 {
+// of all pages (visible words; the untagged blocks and the styled tagged
+// paragraphs); ties go to the smaller size.
+func bodySize(pages []pdfPage, styled []*pdfEl) float64 {
 	chars := map[float64]int{}
-	for i := range pages {
-		for _, b := range pages[i].blocks {
-			for _, l := range b.lines {
-				for _, w := range l.words {
-					if w.visible() {
-						chars[roundSize(w.size)] += utf8.RuneCountInString(w.text)
-					}
+	for _, b := range docBlocks(pages, styled) {
+		for _, l := range b.lines {
+			for _, w := range l.words {
+				if w.visible() {
+					chars[roundSize(w.size)] += utf8.RuneCountInString(w.text)
 				}
 			}
 		}
 	}
 	return modeSize(chars)
+}
+
+// docBlocks is the untagged blocks of all pages and the styled tagged
+// paragraphs as blocks.
+func docBlocks(pages []pdfPage, styled []*pdfEl) []pdfBlock {
+	var out []pdfBlock
+	for i := range pages {
+		out = append(out, pages[i].blocks...)
+	}
+	for _, el := range styled {
+		out = append(out, pdfBlock{lines: el.lines})
+	}
+	return out
+}
+
+// untaggedHeads is the paragraphs of a tagged document whose structure
+// tree has no heading (H, H1–H6, Title) anywhere: producers that tag every
+// block P still set their headings apart by size and weight, so those
+// paragraphs are ranked as untagged ones are. Nil when the document has a
+// heading tag (its tags say what the headings are) or no tags.
+func untaggedHeads(pages []pdfPage) []*pdfEl {
+	var out []*pdfEl
+	for i := range pages {
+		for _, t := range pages[i].info.Tags {
+			if hasHeadingTag(&t) {
+				return nil
+			}
+		}
+		for _, el := range pages[i].tagged {
+			out = appendParas(out, el)
+		}
+	}
+	return out
+}
+
+func hasHeadingTag(t *capture.PDFTag) bool {
+	if tagHeading(t.Type) > 0 {
+		return true
+	}
+	return slices.ContainsFunc(t.Kids, func(k capture.PDFTag) bool { return hasHeadingTag(&k) })
+}
+
+// appendParas appends el's paragraphs, outside lists, tables and figures.
+func appendParas(out []*pdfEl, el *pdfEl) []*pdfEl {
+	switch el.tag {
+	case "p":
+		return append(out, el)
+	case "ul", "ol", "table", "figure", "blockquote":
+		return out
+	}
+	for _, k := range el.kids {
+		out = appendParas(out, k)
+	}
+	return out
 }
 
 // pdfEl is an element on its way to nodes: its text lines, its children,
@@ -593,7 +709,7 @@ func (e *pdfEmitter) blockEls(blocks []pdfBlock) []*pdfEl {
 		default:
 			el := &pdfEl{tag: "p", lines: b.lines}
 			if s, ok := headingOf(b, e.body); ok && e.levels[s] > 0 {
-				el.level = e.levels[s]
+				el.level = headingLevel(b.lines, e.levels[s])
 				el.tag = fmt.Sprintf("h%d", el.level)
 			}
 			out = append(out, el)

@@ -25,11 +25,12 @@ const (
 // pdfLine is a text line of one region: its words left to right (hidden
 // words included) and the style facts of its visible words.
 type pdfLine struct {
-	words []*pdfWord
-	box   capture.PDFBox // of the visible words
-	size  float64        // the font size of most characters, rounded to pdfSizeStep
-	bold  bool
-	base  float64 // the baseline: the median bottom of its words
+	words  []*pdfWord
+	box    capture.PDFBox // of the visible words
+	size   float64        // the font size of most characters, rounded to pdfSizeStep
+	bold   bool
+	italic bool
+	base   float64 // the baseline: the median bottom of its words
 }
 
 func (l *pdfLine) left() float64  { return l.box.X }
@@ -46,7 +47,7 @@ func newLine(words []*pdfWord) *pdfLine {
 // from all its words when none shows.
 func (l *pdfLine) restyle() {
 	chars := map[float64]int{}
-	bold, total := 0, 0
+	bold, italic, total := 0, 0, 0
 	var bottoms []float64
 	have := false
 	shows := slices.ContainsFunc(l.words, (*pdfWord).visible)
@@ -60,6 +61,9 @@ func (l *pdfLine) restyle() {
 		if w.bold {
 			bold += n
 		}
+		if w.italic {
+			italic += n
+		}
 		bottoms = append(bottoms, w.box.Y+w.box.H)
 		if !have {
 			l.box, have = w.box, true
@@ -69,6 +73,7 @@ func (l *pdfLine) restyle() {
 	}
 	l.size = modeSize(chars)
 	l.bold = total > 0 && float64(bold) >= pdfBoldShare*float64(total)
+	l.italic = total > 0 && float64(italic) >= pdfBoldShare*float64(total)
 	if len(bottoms) > 0 {
 		slices.Sort(bottoms)
 		l.base = bottoms[len(bottoms)/2]
@@ -136,7 +141,7 @@ func paragraphs(lines []*pdfLine) [][]*pdfLine {
 }
 
 func breaksParagraph(prev, l *pdfLine, usual, edge float64) bool {
-	if l.size != prev.size || l.bold != prev.bold {
+	if l.size != prev.size || l.bold != prev.bold || l.italic != prev.italic {
 		return true
 	}
 	h := max(prev.size, 1)
@@ -192,7 +197,8 @@ type pdfRun struct {
 }
 
 // textRuns joins lines into runs: words on a line are spaced where the
-// gap between them is wider than pdfWordSpace sizes, lines are joined by
+// page's text has a space character between them or the gap between
+// them is wider than pdfWordSpace sizes, lines are joined by
 // a space, and a line ending in "-" before one starting lower-case is
 // joined without the hyphen. The space between a visible and a hidden run
 // goes with the visible one, so the visible text reads right without the
@@ -243,6 +249,8 @@ func textRuns(lines []*pdfLine) []pdfRun {
 					trimHyphen(&b, &runs, started)
 					sep = ""
 				}
+			case w.space && w.seq == prev.seq+1:
+				sep = " " // the text has a space here, however tight the glyphs
 			case closing(w.text) && gap < 2*pdfWordSpace*wordSize(w, prev):
 				sep = ""
 			case gap > pdfWordSpace*wordSize(w, prev), gap < -pdfWordSpace*wordSize(w, prev):

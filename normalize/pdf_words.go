@@ -31,10 +31,13 @@ type pdfWord struct {
 	box    capture.PDFBox
 	size   float64
 	bold   bool
+	italic bool
 	mcid   int    // marked-content id, -1 when none
 	hidden string // a Hidden* reason code, "" when the word shows
 	rule   string // the evidence for hidden
 	ocr    bool   // invisible text over a scan (an OCR layer, read as content), or a scanned page's text read by sieve's OCR
+	seq    int    // its place among the page's spans, in capture order
+	space  bool   // the page's text has a space character right before it (capture's span space)
 }
 
 func (w *pdfWord) visible() bool { return w.hidden == "" }
@@ -54,7 +57,7 @@ func pageWords(p *capture.PDFPage) []pdfWord {
 			if text == "" {
 				continue
 			}
-			w := pdfWord{text: text, box: s.Box, size: s.Size, bold: s.Weight >= pdfBoldWeight, mcid: -1}
+			w := pdfWord{text: text, box: s.Box, size: s.Size, bold: s.Weight >= pdfBoldWeight, italic: s.Italic, mcid: -1, seq: len(out), space: s.Space}
 			if s.MCID != nil {
 				w.mcid = *s.MCID
 			}

@@ -11,8 +11,9 @@ import (
 
 // ContentMarkdown is the page's main content as Markdown, for `sieve
 // distill --format markdown`: the title as a level-1 heading (a first
-// content heading that the title holds is written as the title, once),
-// then the
+// content heading that the title holds is written as the title, once; a
+// PDF's title line is left out when it would repeat its first heading or
+// has no text, pdfUntitled), then the
 // content blocks in reading order — headings, paragraphs with their links
 // inline, lists, tables, code, quotes and image descriptions. It leaves out
 // what index.md adds around the content (front matter, notice, section
@@ -46,12 +47,29 @@ func ContentMarkdown(rec *graph.Record, header bool) []byte {
 			title, skip = h, 0
 		}
 	}
-	m.para("# " + headingText(titleOr(title)))
+	if skip == 0 || !pdfUntitled(rec, title, v.blocks) {
+		m.para("# " + headingText(titleOr(title)))
+	}
 	if header && v.summary != "" {
 		m.para(escapeLines(v.summary))
 	}
 	m.WriteString(v.blocksMD(v.blocks, mdOpts{skip: skip + 1}))
 	return []byte(strings.TrimRight(m.String(), "\n") + "\n")
+}
+
+// pdfUntitled reports whether a PDF has no title line of its own: a PDF's
+// title is its first heading (graph pageTitle), written where it stands,
+// and one without a heading has none; a "(no title)" placeholder or the
+// first heading again would read as headings the document does not have.
+func pdfUntitled(rec *graph.Record, title string, blocks []graph.Block) bool {
+	if rec.PDF == nil {
+		return false
+	}
+	if strings.TrimSpace(title) == "" {
+		return true
+	}
+	i := slices.IndexFunc(blocks, func(b graph.Block) bool { return b.Type == graph.TypeHeading })
+	return i >= 0 && oneLine(blocks[i].Text) == oneLine(title)
 }
 
 // withHeadline is the content blocks led by the page's own headline when

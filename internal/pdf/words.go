@@ -23,6 +23,12 @@ type Word struct {
 	FontSize float64 // the largest of its characters
 	Box      Box
 	Style    Style
+	// Spaced: a space character of the page's text (not one PDFium
+	// generated) comes right before it on its line. Tight glyph boxes
+	// can put a real space under a fifth of an em ("of the" in Times
+	// Bold, a French "traiter :"); a reader that spaces words by their
+	// gap needs to know the text had one.
+	Spaced bool
 }
 
 // Lines groups a page's characters into lines of words. PDFium's own
@@ -76,10 +82,11 @@ func hardBreak(r rune) bool { return r == '\r' || r == '\n' }
 // logicalOrder is a line's characters in the order their baselines run,
 // and that direction: the most common Dir of its drawn glyphs (the page's
 // rotation when it has none). When a glyph steps back against it by more
-// than half its size, the drawn characters (all on one line: each
-// overlaps the one before across the baseline) are sorted along it; PDFium's
-// generated spaces, which then sit in the wrong places, give way to ones
-// put where the gap between glyphs is wordGap of the size or more.
+// than half its size (the drawn characters all on one line: each overlaps
+// the one before across the baseline), the line was drawn in pieces out
+// of order (text objects in another order than they read, a text matrix
+// that runs backwards): inBaselineOrder puts the pieces in baseline order,
+// unless the line has right-to-left letters.
 func logicalOrder(chars []Char, rotation int) ([]Char, int) {
 	var votes [4]int
 	for _, c := range chars {
@@ -106,24 +113,94 @@ func logicalOrder(chars []Char, rotation int) ([]Char, int) {
 		}
 		prev = c
 	}
-	if true || !back {
-		return chars, dir
+	if !back || slices.ContainsFunc(chars, func(c Char) bool { return rightToLeft(c.Rune) }) {
+		return chars, dir // right-to-left letters step back by design: their line is read by bidi later
 	}
-	drawn := make([]Char, 0, len(chars))
-	for _, c := range chars {
-		if c.Box != (Box{}) {
-			drawn = append(drawn, c)
+	return inBaselineOrder(chars, dir), dir
+}
+
+// rightToLeft reports whether r is a letter of a script written right to
+// left, which PDFium lists in logical order, running against the baseline.
+func rightToLeft(r rune) bool {
+	return unicode.In(r, unicode.Arabic, unicode.Hebrew, unicode.Syriac, unicode.Thaana, unicode.Nko)
+}
+
+// piece is a run of a line's characters that PDFium lists in baseline
+// order, with the extent of its drawn glyphs along the baseline.
+type piece struct {
+	chars      []Char
+	start, end float64
+	size       float64
+	drawn      bool // start and end are set
+}
+
+// inBaselineOrder cuts a line where a glyph steps back by more than half
+// its size and orders the pieces by where they start along dir. Pieces
+// that overlap along the baseline by more than wordGap of the size are
+// the same place drawn twice (a word overprinted for bold, a shadow):
+// then the line is left in PDFium's order, for the reader's overprint
+// rule to drop the copy rather than interleave it. Spaces at the cuts
+// give way to ones put where the gap between the pieces is wordGap of
+// the size or more.
+func inBaselineOrder(chars []Char, dir int) []Char {
+	pieces := cutPieces(chars, dir)
+	slices.SortStableFunc(pieces, func(a, b piece) int { return cmp.Compare(a.start, b.start) })
+	for i := 1; i < len(pieces); i++ {
+		if pieces[i-1].end-pieces[i].start > wordGap*max(pieces[i].size, pieces[i-1].size) {
+			return chars
 		}
 	}
-	slices.SortStableFunc(drawn, func(a, b Char) int { return cmp.Compare(along(a.Box, dir), along(b.Box, dir)) })
-	out := make([]Char, 0, len(drawn)+len(drawn)/4)
-	for i, c := range drawn {
-		if i > 0 && along(c.Box, dir)-alongEnd(drawn[i-1].Box, dir) >= wordGap*c.FontSize {
+	out := make([]Char, 0, len(chars)+len(pieces))
+	for i, p := range pieces {
+		if i > 0 && p.start-pieces[i-1].end >= wordGap*p.size {
 			out = append(out, Char{Rune: ' ', Generated: true})
 		}
-		out = append(out, c)
+		out = append(out, p.chars...)
 	}
-	return out, dir
+	return out
+}
+
+// cutPieces splits a line at its backward steps; each piece is trimmed
+// of the spaces at its ends.
+func cutPieces(chars []Char, dir int) []piece {
+	var out []piece
+	cur := piece{}
+	var prev *Char
+	flush := func() {
+		cur.chars = trimSpaces(cur.chars)
+		if len(cur.chars) > 0 {
+			out = append(out, cur)
+		}
+		cur = piece{}
+	}
+	for i := range chars {
+		c := &chars[i]
+		if c.Box != (Box{}) {
+			if prev != nil && along(c.Box, dir)-along(prev.Box, dir) < -c.FontSize/2 {
+				flush()
+			}
+			a, e := along(c.Box, dir), alongEnd(c.Box, dir)
+			if !cur.drawn {
+				cur.start, cur.end, cur.drawn = a, e, true
+			}
+			cur.start, cur.end = min(cur.start, a), max(cur.end, e)
+			cur.size = max(cur.size, c.FontSize)
+			prev = c
+		}
+		cur.chars = append(cur.chars, *c)
+	}
+	flush()
+	return out
+}
+
+func trimSpaces(cs []Char) []Char {
+	for len(cs) > 0 && unicode.IsSpace(cs[0].Rune) {
+		cs = cs[1:]
+	}
+	for len(cs) > 0 && unicode.IsSpace(cs[len(cs)-1].Rune) {
+		cs = cs[:len(cs)-1]
+	}
+	return cs
 }
 
 // crossOverlap reports whether two boxes overlap across direction dir.
@@ -169,6 +246,8 @@ type grouper struct {
 	lines    []Line
 	line     Line
 	word     strings.Builder
+	spaced   bool // a space character of the text came since the last word
+	wspaced  bool // the current word's Spaced
 	wbox     Box
 	wsize    float64
 	wstyle   Style
@@ -179,6 +258,7 @@ func (g *grouper) add(c Char) {
 	switch r := c.Rune; {
 	case unicode.IsSpace(r):
 		g.endWord()
+		g.spaced = g.spaced || !c.Generated
 		return
 	case r == 0x02 || r == 0xfffe:
 		c.Rune = '-'
@@ -196,7 +276,7 @@ func (g *grouper) add(c Char) {
 		g.endWord()
 	}
 	if g.word.Len() == 0 {
-		g.wstyle = c.Style
+		g.wstyle, g.wspaced, g.spaced = c.Style, g.spaced && len(g.line.Words) > 0, false
 	}
 	g.word.WriteRune(c.Rune)
 	g.wbox = g.wbox.Union(c.Box)
@@ -233,7 +313,7 @@ func (g *grouper) gap(b Box) float64 {
 
 func (g *grouper) endWord() {
 	if g.word.Len() > 0 {
-		g.line.Words = append(g.line.Words, Word{Text: g.word.String(), FontSize: g.wsize, Box: g.wbox, Style: g.wstyle})
+		g.line.Words = append(g.line.Words, Word{Text: g.word.String(), FontSize: g.wsize, Box: g.wbox, Style: g.wstyle, Spaced: g.wspaced})
 		g.line.Box = g.line.Box.Union(g.wbox)
 	}
 	g.word.Reset()
@@ -245,5 +325,5 @@ func (g *grouper) endLine() {
 	if len(g.line.Words) > 0 {
 		g.lines = append(g.lines, g.line)
 	}
-	g.line = Line{}
+	g.line, g.spaced = Line{}, false
 }
