@@ -55,3 +55,7 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
 )
+
+// santhosh-tekuri/jsonschema v6.0.3 with its meta-schemas compiled on first
+// use instead of in init (THIRD_PARTY.md; docs/BENCH.md, start-up).
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema

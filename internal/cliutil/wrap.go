@@ -352,14 +352,15 @@ func wrap(cmds []*cli.Command, parent string, r *Run) {
 }
 
 func commonFlags(name string, flags []cli.Flag) []cli.Flag {
-	has := func(n string) bool {
-		for _, f := range flags {
-			if slices.Contains(f.Names(), n) {
-				return true
-			}
+	// Names runs a regexp on each name: once a flag, not once a check
+	// (every command of the tree comes through here at start).
+	named := map[string]bool{}
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			named[n] = true
 		}
-		return false
 	}
+	has := func(n string) bool { return named[n] }
 	if !has(flagQuiet) {
 		flags = append(flags, &cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "no summary on stderr at the end of the run"})
 	}
