@@ -157,12 +157,12 @@ func (br *Browser) ocrCanvas(ctx context.Context, p *rod.Page, r *pageRead, box 
 		cr.Gap = "not read by OCR: the canvas screenshot failed: " + err.Error()
 		return cr, nil
 	}
-	pixels, err := ocr.Visible(png)
+	pixels, err := ocr.VisibleGray(png)
 	if err != nil {
 		cr.Gap = "not read by OCR: the canvas screenshot: " + err.Error()
 		return cr, nil
 	}
-	res, err := ocr.Read(ctx, pixels, ocr.Options{Scale: scale})
+	res, err := ocr.ReadImage(ctx, pixels, ocr.Options{Scale: scale})
 	if err != nil {
 		cr.Gap = "not read by OCR: " + err.Error()
 		if errors.Is(err, ocr.ErrMissing) {

@@ -74,9 +74,9 @@ func TestCanvasOCRFontsSizesTiltAndContrast(t *testing.T) {
 	for _, l := range canvasTilted {
 		acc := wordAccuracy(l, text)
 		t.Logf("canvas_ocr word accuracy, tilted ±3°, %q: %.1f%%", l, 100*acc)
-		// sparse-text mode may cut a tilted line where it steps a pixel
-		// row, splitting a word ("dep" "ot"): one word a line is allowed
-		if acc < 1-1/float64(len(strings.Fields(l)))-0.01 {
+		// sparse-text mode alone cuts a tilted line where it steps a
+		// pixel row ("depo" "t"); ocr.ReadImage reads it again straight
+		if acc < 1 {
 			t.Errorf("tilted line %q read at %.0f%% of words:\n%s", l, 100*acc, text)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -18,10 +19,10 @@ import (
 )
 
 // make bench-ocr: scanned PDFs (ocrtest.Report, 2 pages, skew 1.5°,
-// noise) at 150, 200 and 300 dpi read by sieve's capture, by Tesseract
-// alone on the very pixels sieve gives it, and by ocrmypdf + pdftotext
-// when installed; ms/page and word accuracy (%) each. One Tesseract
-// thread everywhere (sieve runs it so).
+// noise) at 150, 200 and 300 dpi read by sieve's capture against
+// Tesseract alone on the very pixels sieve gives it, and by ocrmypdf +
+// pdftotext when installed; ms/page and word accuracy (%) each. One
+// Tesseract thread everywhere (sieve runs it so).
 
 var benchDPIs = []int{150, 200, 300}
 
@@ -30,14 +31,29 @@ func needOCRBench(b *testing.B) {
 	if _, err := ocr.Version(); err != nil {
 		b.Skip("OCR BENCH NOT RUN: ", err)
 	}
+	// The render tests' shared browsers (TestMain) are not needed here:
+	// benchmarks run after every test, and a running browser's memory
+	// watchdog reads /proc every 250 ms, CPU time the scan reads would
+	// be charged with.
+	renderCap.Close()
+	renderAll.Close()
 }
 
-func BenchmarkScanOCRSieve(b *testing.B) {
+// BenchmarkScanOCRSieveVsTesseract reads each scan by sieve's capture
+// (parse, render at the scan's dpi, grey, despeckle, erase faint text,
+// straighten, Tesseract, lines) and by `tesseract` alone on the very pixels capture
+// hands it (made before the timer starts; the same flags), taking turns
+// so that both see the same load. It reports each one's ms/page (wall)
+// and CPU ms/page (the process's and its children's user+system time,
+// steadier than the wall clock on a loaded machine), their ratios and
+// word accuracy.
+func BenchmarkScanOCRSieveVsTesseract(b *testing.B) {
 	needOCRBench(b)
 	want := ocrtest.Words(ocrtest.Report)
 	for _, dpi := range benchDPIs {
 		b.Run(fmt.Sprintf("dpi=%d", dpi), func(b *testing.B) {
 			path := scannedReport(b, dpi)
+			pages := sievePixels(b, path)
 			defer capture.SetPDFOCRTime(10*time.Minute, time.Hour)()
 			o := capture.DefaultOptions()
 			o.Tier = capture.TierStatic
@@ -47,17 +63,61 @@ func BenchmarkScanOCRSieve(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			var text string
+			var sieve, alone spent
+			var text, textAlone string
 			b.ResetTimer()
-			for range b.N {
-				rec := c.Capture(context.Background(), tg)
-				text = pdfText(rec)
+			for i := range b.N {
+				one := func() { sieve.add(func() { text = pdfText(c.Capture(context.Background(), tg)) }) }
+				other := func() {
+					alone.add(func() {
+						var sb strings.Builder
+						for _, p := range pages {
+							sb.WriteString(run(b, "", ocr.Command(), p.file, "stdout", "--psm", "3", "--dpi", fmt.Sprint(p.dpi)))
+						}
+						textAlone = sb.String()
+					})
+				}
+				if i%2 == 1 {
+					one, other = other, one // neither always goes first
+				}
+				one()
+				other()
 			}
 			b.StopTimer()
-			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(ocrtest.Report)), "ms/page")
-			b.ReportMetric(100*ocrtest.WordAccuracy(want, text), "word-acc%")
+			n := float64(b.N * len(pages))
+			b.ReportMetric(sieve.wall.Seconds()*1000/n, "sieve-ms/page")
+			b.ReportMetric(alone.wall.Seconds()*1000/n, "tess-ms/page")
+			b.ReportMetric(sieve.wall.Seconds()/alone.wall.Seconds(), "wall-ratio")
+			b.ReportMetric(sieve.cpu().Seconds()*1000/n, "sieve-cpu-ms/page")
+			b.ReportMetric(sieve.own.Seconds()*1000/n, "sieve-own-cpu-ms/page")
+			b.ReportMetric(sieve.kids.Seconds()*1000/n, "sieve-tess-cpu-ms/page")
+			b.ReportMetric(alone.cpu().Seconds()*1000/n, "tess-cpu-ms/page")
+			b.ReportMetric(sieve.cpu().Seconds()/alone.cpu().Seconds(), "cpu-ratio")
+			b.ReportMetric(100*ocrtest.WordAccuracy(want, text), "sieve-word-acc%")
+			b.ReportMetric(100*ocrtest.WordAccuracy(want, textAlone), "tess-word-acc%")
 		})
 	}
+}
+
+// spent sums the wall time and the CPU time (user+system) of some calls:
+// this process's own and its waited-for children's (Tesseract).
+type spent struct{ wall, own, kids time.Duration }
+
+func (s *spent) add(f func()) {
+	own0, kids0, t0 := cpuTime(syscall.RUSAGE_SELF), cpuTime(syscall.RUSAGE_CHILDREN), time.Now()
+	f()
+	s.wall += time.Since(t0)
+	s.own += cpuTime(syscall.RUSAGE_SELF) - own0
+	s.kids += cpuTime(syscall.RUSAGE_CHILDREN) - kids0
+}
+
+func (s *spent) cpu() time.Duration { return s.own + s.kids }
+
+// cpuTime is the user+system time of this process or its children.
+func cpuTime(who int) time.Duration {
+	var u syscall.Rusage
+	_ = syscall.Getrusage(who, &u)
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // pdfText is a capture's PDF lines, one per line of text.
@@ -77,33 +137,14 @@ func pdfText(rec capture.Record) string {
 	return sb.String()
 }
 
-// BenchmarkScanOCRTesseractAlone runs `tesseract` on the pages as sieve
-// hands them over (rendered at 300 dpi, grey, despeckled: made before the
-// timer starts), the same flags.
-func BenchmarkScanOCRTesseractAlone(b *testing.B) {
-	needOCRBench(b)
-	want := ocrtest.Words(ocrtest.Report)
-	for _, dpi := range benchDPIs {
-		b.Run(fmt.Sprintf("dpi=%d", dpi), func(b *testing.B) {
-			pages := sievePixels(b, scannedReport(b, dpi))
-			var text string
-			b.ResetTimer()
-			for range b.N {
-				var sb strings.Builder
-				for _, p := range pages {
-					sb.WriteString(run(b, "", ocr.Command(), p, "stdout", "--psm", "3", "--dpi", fmt.Sprint(capture.PDFOCRDPI)))
-				}
-				text = sb.String()
-			}
-			b.StopTimer()
-			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(pages)), "ms/page")
-			b.ReportMetric(100*ocrtest.WordAccuracy(want, text), "word-acc%")
-		})
-	}
+// scanPage is a page's pixels as sieve gives them to Tesseract.
+type scanPage struct {
+	file string // a PGM
+	dpi  int
 }
 
 // sievePixels writes the PGMs capture gives Tesseract for each page.
-func sievePixels(b *testing.B, path string) []string {
+func sievePixels(b *testing.B, path string) []scanPage {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
@@ -112,17 +153,17 @@ func sievePixels(b *testing.B, path string) []string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var out []string
+	var out []scanPage
 	for i, p := range doc.Pages {
-		imgs, errs, err := pdf.Render(data, []pdf.Region{{Page: i, Box: pdf.Box{X1: p.Width, Y1: p.Height}}}, capture.PDFOCRDPI)
-		if err != nil || errs[0] != nil {
-			b.Fatal(err, errs)
-		}
-		f := filepath.Join(b.TempDir(), fmt.Sprintf("page%d.pgm", i))
-		if err := os.WriteFile(f, ocr.PGM(ocr.HideFaint(ocr.Despeckle(ocr.GrayOf(imgs[0])))), 0o644); err != nil {
+		pgm, dpi, err := capture.ScanPixels(data, i, p.Width, p.Height)
+		if err != nil {
 			b.Fatal(err)
 		}
-		out = append(out, f)
+		f := filepath.Join(b.TempDir(), fmt.Sprintf("page%d.pgm", i))
+		if err := os.WriteFile(f, pgm, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, scanPage{file: f, dpi: dpi})
 	}
 	return out
 }

@@ -16,9 +16,14 @@ import (
 // on it (a scan, text set as outlines) is rendered by the PDF engine and
 // read by Tesseract, like a canvas (canvas.go).
 const (
-	// PDFOCRDPI is the resolution a scanned page is rendered at: what
-	// Tesseract is trained on (text of 10 pt is some 30 px tall).
+	// PDFOCRDPI is the resolution a page is rendered at when it is not
+	// one scanned image, and the most a scan is read at: what Tesseract
+	// is trained on (text of 10 pt is some 30 px tall).
 	PDFOCRDPI = 300
+	// minScanDPI is the least resolution a scan is read at: a coarser
+	// scan (a fax) is rendered up to it, as Tesseract misreads glyphs
+	// under some 20 px.
+	minScanDPI = 150
 	// MaxPDFOCRPixels bounds one page's render: a larger page (A3 and
 	// up) is rendered at a lower dpi, whole; its dpi says so.
 	MaxPDFOCRPixels = 9_000_000
@@ -104,12 +109,18 @@ func scanned(p *PDFPage) bool {
 	return true
 }
 
-// ocrDPI is the dpi a page of w×h points is rendered at: PDFOCRDPI, lower
-// when that would be over MaxPDFOCRPixels; 0 when even minPDFOCRDPI is.
-func ocrDPI(w, h float64) int {
+// ocrDPI is the dpi a page of w×h points is rendered at: a scan's own
+// resolution (scanDPI, 0 when the page is not one image) within
+// minScanDPI–PDFOCRDPI, so that Tesseract reads the scanner's pixels
+// unresampled, else PDFOCRDPI; lower when that would be over
+// MaxPDFOCRPixels; 0 when even minPDFOCRDPI is.
+func ocrDPI(w, h, scanDPI float64) int {
 	dpi := PDFOCRDPI
-	if px := w * h * PDFOCRDPI * PDFOCRDPI / (72 * 72); px > MaxPDFOCRPixels {
-		dpi = int(PDFOCRDPI * math.Sqrt(MaxPDFOCRPixels/px))
+	if scanDPI > 0 {
+		dpi = min(max(int(math.Round(scanDPI)), minScanDPI), PDFOCRDPI)
+	}
+	if px := w * h * float64(dpi*dpi) / (72 * 72); px > MaxPDFOCRPixels {
+		dpi = int(float64(dpi) * math.Sqrt(MaxPDFOCRPixels/px))
 	}
 	if dpi < minPDFOCRDPI {
 		return 0
@@ -119,21 +130,17 @@ func ocrDPI(w, h float64) int {
 
 // readScan renders page p and reads it; its lines become Tesseract's.
 func readScan(ctx context.Context, p *PDFPage, body []byte, engine string) *PDFPageOCR {
-	dpi := ocrDPI(p.Width, p.Height)
-	if dpi == 0 {
+	if ocrDPI(p.Width, p.Height, minPDFOCRDPI) == 0 {
 		return &PDFPageOCR{Gap: fmt.Sprintf("not read by OCR: a %.0f × %.0f pt page is over %d pixels even at %d dpi", p.Width, p.Height, MaxPDFOCRPixels, minPDFOCRDPI)}
 	}
-	imgs, errs, err := pdf.Render(body, []pdf.Region{{Page: p.Index, Box: pdf.Box{X1: p.Width, Y1: p.Height}}}, dpi)
-	if err == nil && errs[0] != nil {
-		err = errs[0]
-	}
+	im, err := scanPixels(body, p.Index, p.Width, p.Height, len(p.Rects) == 0)
 	if err != nil {
 		return &PDFPageOCR{Gap: "not read by OCR: the page could not be rendered: " + err.Error()}
 	}
 	pctx, cancel := context.WithTimeout(ctx, pdfOCRPageTime)
 	defer cancel()
-	page := ocr.PGM(ocr.HideFaint(ocr.Despeckle(ocr.GrayOf(imgs[0]))))
-	res, err := ocr.Read(pctx, page, ocr.Options{Scale: float64(dpi) / 72, PSM: ocrPSM, DPI: dpi})
+	dpi, scale := im.dpi, float64(im.dpi)/72
+	res, err := ocr.Read(pctx, im.pgm, ocr.Options{Scale: scale, PSM: ocrPSM, DPI: dpi})
 	switch {
 	case pctx.Err() != nil:
 		return &PDFPageOCR{Gap: fmt.Sprintf("not read by OCR: Tesseract took longer than %s", pdfOCRPageTime)}
@@ -141,11 +148,65 @@ func readScan(ctx context.Context, p *PDFPage, body []byte, engine string) *PDFP
 		return &PDFPageOCR{Gap: "not read by OCR: " + err.Error()}
 	}
 	out := &PDFPageOCR{Engine: engine, DPI: dpi, Dropped: res.Dropped}
+	unskewLines(res.Lines, im, scale)
 	p.Lines = scanLines(res.Lines)
 	for _, l := range p.Lines {
 		out.Words += len(l.Spans)
 	}
 	return out
+}
+
+// scanImage is a page as Tesseract reads it.
+type scanImage struct {
+	pgm  []byte  // grey, despeckled, faint text erased, straightened
+	dpi  int     // rendered at
+	skew float64 // degrees the page was turned back by (0: not turned)
+	w, h int     // pixels
+}
+
+// scanPixels is page i (w×h points) as Tesseract reads it: rendered at
+// ocrDPI (at the scan's own dpi only when onlyImages: a page with paths
+// may be text set as outlines over a coarse background picture, read
+// best at PDFOCRDPI), grey, despeckled, faint text erased, and turned
+// straight when its lines are skewed by ocr.MinDeskew or more.
+func scanPixels(body []byte, i int, w, h float64, onlyImages bool) (scanImage, error) {
+	region := pdf.Region{Page: i, Box: pdf.Box{X1: w, Y1: h}}
+	img, dpi, err := pdf.RenderScan(body, region, func(scanDPI float64) int {
+		if !onlyImages {
+			scanDPI = 0
+		}
+		return ocrDPI(w, h, scanDPI)
+	})
+	if err != nil {
+		return scanImage{}, err
+	}
+	g := ocr.HideFaint(ocr.Despeckle(ocr.GrayOf(img)))
+	skew := ocr.Skew(g)
+	if math.Abs(skew) < ocr.MinDeskew {
+		skew = 0
+	} else {
+		g = ocr.Straightened(g, skew)
+	}
+	return scanImage{pgm: ocr.PGM(g), dpi: dpi, skew: skew, w: g.Rect.Dx(), h: g.Rect.Dy()}, nil
+}
+
+// unskewLines maps a straightened page's lines back onto the page as it
+// is (scale pixels a unit): each word keeps its size about its middle
+// mapped back (ocr.Unskew), and a line's box is its words'.
+func unskewLines(lines []ocr.Line, im scanImage, scale float64) {
+	if im.skew == 0 {
+		return
+	}
+	for i := range lines {
+		l := &lines[i]
+		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for j := range l.Words {
+			b := ocr.Unskew(l.Words[j].Box, im.skew, im.w, im.h, scale)
+			l.Words[j].Box = b
+			x0, y0, x1, y1 = math.Min(x0, b.X), math.Min(y0, b.Y), math.Max(x1, b.X+b.W), math.Max(y1, b.Y+b.H)
+		}
+		l.Box = ocr.Box{X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
+	}
 }
 
 // capHeight is the share of the font size a line's typical word box is

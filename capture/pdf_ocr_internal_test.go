@@ -8,17 +8,22 @@ import (
 
 func TestScanOCRPixelBudget(t *testing.T) {
 	for _, c := range []struct {
-		w, h float64
-		want int
+		w, h, scan float64
+		want       int
 	}{
-		{595.28, 841.89, 300},   // A4: 8.7 MP at 300 dpi
-		{612, 792, 300},         // Letter
-		{1190.55, 1683.78, 152}, // A3: 300 dpi would be 35 MP
-		{2383.94, 3370.39, 0},   // A0 would be under 100 dpi
+		{595.28, 841.89, 0, 300},     // A4, not a scan: 8.7 MP at 300 dpi
+		{612, 792, 0, 300},           // Letter
+		{595.28, 841.89, 200, 200},   // a 200 dpi scan is read at its own pixels
+		{595.28, 841.89, 149.6, 150}, // rounded
+		{595.28, 841.89, 72, 150},    // a coarse scan is rendered up to minScanDPI
+		{595.28, 841.89, 600, 300},   // a fine one down to PDFOCRDPI
+		{1190.55, 1683.78, 0, 152},   // A3: 300 dpi would be 35 MP
+		{1190.55, 1683.78, 150, 150}, // an A3 scan at 150 dpi is 8.7 MP
+		{2383.94, 3370.39, 0, 0},     // A0 would be under 100 dpi
 	} {
-		dpi := ocrDPI(c.w, c.h)
+		dpi := ocrDPI(c.w, c.h, c.scan)
 		if dpi != c.want {
-			t.Errorf("%gx%g pt: %d dpi, want %d", c.w, c.h, dpi, c.want)
+			t.Errorf("%gx%g pt, scan %g dpi: %d dpi, want %d", c.w, c.h, c.scan, dpi, c.want)
 		}
 		if px := c.w * c.h * float64(dpi*dpi) / (72 * 72); px > MaxPDFOCRPixels {
 			t.Errorf("%gx%g pt at %d dpi is %.0f pixels, over the budget", c.w, c.h, dpi, px)

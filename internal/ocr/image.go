@@ -53,7 +53,8 @@ func PGM(g *image.Gray) []byte {
 // specks beside a word for accents of it, and the word's box grows. Each
 // column of three is sorted once per row; the median of nine is then the
 // median of the largest low, the middle middle and the smallest high of
-// three sorted columns (exact).
+// three sorted columns (exact). Sorting is by min and max, without
+// branches: on a scan's grain a branch goes either way at random.
 func Despeckle(g *image.Gray) *image.Gray {
 	b := g.Bounds()
 	w, h := b.Dx(), b.Dy()
@@ -61,7 +62,9 @@ func Despeckle(g *image.Gray) *image.Gray {
 	if w == 0 || h == 0 {
 		return out
 	}
-	lo, mid, hi := make([]uint8, w), make([]uint8, w), make([]uint8, w)
+	// ints, not bytes: the compiler turns min and max of ints into
+	// conditional moves
+	lo, mid, hi := make([]int, w), make([]int, w), make([]int, w)
 	row := func(y int) []uint8 {
 		y = min(max(y, 0), h-1)
 		i := g.PixOffset(b.Min.X, b.Min.Y+y)
@@ -69,33 +72,22 @@ func Despeckle(g *image.Gray) *image.Gray {
 	}
 	for y := 0; y < h; y++ {
 		up, here, down := row(y-1), row(y), row(y+1)
-		for x := 0; x < w; x++ {
-			lo[x], mid[x], hi[x] = sort3(up[x], here[x], down[x])
+		for x := range w {
+			a, b, c := int(up[x]), int(here[x]), int(down[x])
+			lo[x], mid[x], hi[x] = min(a, b, c), median3(a, b, c), max(a, b, c)
 		}
 		o := out.Pix[y*out.Stride : y*out.Stride+w]
-		for x := 0; x < w; x++ {
+		for x := range w {
 			l, r := max(x-1, 0), min(x+1, w-1)
-			a := max(lo[l], lo[x], lo[r])
-			_, m, _ := sort3(mid[l], mid[x], mid[r])
-			c := min(hi[l], hi[x], hi[r])
-			_, o[x], _ = sort3(a, m, c)
+			o[x] = uint8(median3(max(lo[l], lo[x], lo[r]), median3(mid[l], mid[x], mid[r]), min(hi[l], hi[x], hi[r])))
 		}
 	}
 	return out
 }
 
-// sort3 returns a, b, c in ascending order.
-func sort3(a, b, c uint8) (uint8, uint8, uint8) {
-	if a > b {
-		a, b = b, a
-	}
-	if b > c {
-		b, c = c, b
-	}
-	if a > b {
-		a, b = b, a
-	}
-	return a, b, c
+// median3 is the middle one of a, b, c.
+func median3(a, b, c int) int {
+	return max(min(a, b), min(max(a, b), c))
 }
 
 // MinContrast is the least difference in grey levels (of 255) from the
@@ -154,9 +146,18 @@ func hideFaintIn(g *image.Gray, r image.Rectangle) {
 // get it: grey, with text too close to its background erased (HideFaint),
 // as a PGM.
 func Visible(file []byte) ([]byte, error) {
+	g, err := VisibleGray(file)
+	if err != nil {
+		return nil, err
+	}
+	return PGM(g), nil
+}
+
+// VisibleGray is Visible's grey image, for ReadImage.
+func VisibleGray(file []byte) (*image.Gray, error) {
 	img, _, err := image.Decode(bytes.NewReader(file))
 	if err != nil {
 		return nil, fmt.Errorf("ocr: the image cannot be decoded: %v", err)
 	}
-	return PGM(HideFaint(GrayOf(img))), nil
+	return HideFaint(GrayOf(img)), nil
 }
