@@ -5,12 +5,37 @@ SHELL := /bin/bash
 GO    ?= go
 BIN   := $(CURDIR)/bin
 CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-sample sieve-verify sieve-anchor sieve-crop sieve-diff sieve-frontier
-# Packages whose code runs concurrently: their tests run under -race.
-# RACE_ONLY_PKGS run only there (the unit pass would run the same tests a
-# second time); cmd/sieve runs in both, as some of its PDF tests skip under
-# the detector (PDFium's wasm runs ten times slower there).
-RACE_ONLY_PKGS := ./internal/jsonl/... ./capture/... ./normalize/... ./render/... ./mcp/... ./frontier/...
-RACE_PKGS := $(RACE_ONLY_PKGS) ./cmd/sieve/...
+# make test runs every test once. RACE_PKGS are packages whose own code
+# runs concurrently (batch renders, crawl workers, MCP sessions, jsonl's
+# parallel filter, watchdogs, cancellation): the race pass runs their tests
+# under -race, all but UNIT_TESTS. UNIT_TESTS are tests of UNIT_TESTS_PKGS
+# that exercise only sequential code and are slow under the detector
+# (PDFium's wasm runs ten times slower there, Tesseract's pixels, builds of
+# sieve): the unit pass runs them, with every package not in RACE_PKGS.
+# RACE_TESTS are the concurrency tests of such unit packages, run under
+# -race as well: internal/pdf's parallel page readers and watchdog, and
+# normalize's stage (its code has no goroutines; jsonl runs it in parallel).
+# Whole top-level test names; internal/testsum's TestRaceLists checks that
+# each is a test of its packages, so a renamed test cannot drop out.
+RACE_PKGS := ./internal/jsonl ./capture ./render ./mcp ./frontier/... ./cmd/sieve
+UNIT_TESTS_PKGS := ./capture ./cmd/sieve
+UNIT_TESTS := \
+  TestPDFSpanStyle TestPDFTags TestPDFRects TestPDFDocumentFacts TestPDFSourceInBlobs \
+  TestPDFFromURL TestPDFFromFile TestPDFDeterministic TestPDFErrors TestPDFPassword TestPDFSizeCap \
+  TestScanOCRPixelBudget TestScanOCRLinesShareABand TestScanOCRReadsScannedPDF \
+  TestScanOCRLeavesTextLayers TestScanOCRMissingTesseractIsAGapPerPage TestScanOCRTimeBudgetIsAGap \
+  TestCanvasOCRFontsSizesTiltAndContrast TestCanvasOCRReadsTextInReadingOrder TestCanvasOCRVerifyGroundsQuote \
+  TestPDFGolden TestPDFCorpusDistill TestPDFJavaScriptEverywhere TestPDFScripts TestStaticBuild TestStartupBudget
+RACE_TESTS_PKGS := ./internal/pdf ./normalize
+RACE_TESTS := TestParallelSameAsSequential TestParallelLimits TestTooSlow TestCloseRestarts \
+  TestCommand TestStagePassesOtherKinds TestUnsupportedBecomesErrorRecord
+# As -run/-skip patterns: ^(TestA|TestB)$ matches those top-level tests.
+empty :=
+space := $(empty) $(empty)
+tests-pattern = ^($(subst $(space),|,$(strip $(1))))$$
+# The race detector sleeps 1 s before every instrumented process exits (to
+# catch late reports); the CLI scripts start some 300 such processes.
+RACE_ENV := GORACE=atexit_sleep_ms=10
 
 # make install puts the binaries, their man pages and sieve's shell
 # completions under PREFIX (DESTDIR for staged installs).
@@ -41,9 +66,12 @@ deps:
 	@scripts/ensure-tools.sh openssh-server:/usr/sbin/sshd rsync iproute2:ip || echo "WARNING: sshd or rsync is missing: the three-machine crawl test (network namespaces, as root) will be SKIPPED (apt-get install openssh-server rsync)" >&2
 	@scripts/ensure-tools.sh umoci || echo "WARNING: umoci is missing: the container image's unpack check will be SKIPPED (apt-get install umoci)" >&2
 
+# build links without cgo, as static does: a process starts without ld.so
+# and libc (about 7 % less CPU for one short process, docs/BENCH.md
+# start-up); Go's own resolver and user lookup serve sieve.
 build: check-go
 	@mkdir -p $(BIN)
-	$(GO) build -o $(BIN)/ $(addprefix ./cmd/,$(CMDS))
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/ $(addprefix ./cmd/,$(CMDS))
 
 # static builds every binary with CGO_ENABLED=0 into bin/static: no libc,
 # nothing to install beside them (PDFium runs as WebAssembly inside the Go
@@ -87,7 +115,7 @@ demo: build
 	@scripts/demo.sh
 
 test: check-go test-start deps lint unit race ajv mcp-client
-	@echo "make test: all passes ran in $$(( $$(date +%s) - $$(cat $(BIN)/.test-start) ))s (README: about 15 min on an idle 2-core machine):"; cat $(BIN)/.test-summary
+	@echo "make test: all passes ran in $$(( $$(date +%s) - $$(cat $(BIN)/.test-start) ))s (README says what to expect on an idle 2-core machine):"; cat $(BIN)/.test-summary
 
 # test-start: a fresh summary file; unit and race append their closing lines
 # (N passed, N failed, N skipped) through internal/testsum.
@@ -106,10 +134,14 @@ lint:
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 unit: test-start
-	set -o pipefail; $(GO) test -count=1 -json $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACE_ONLY_PKGS) | sort)) 2>&1 | TESTSUM_FILE=$(BIN)/.test-summary $(BIN)/testsum unit
+	set -o pipefail; { $(GO) test -count=1 -json $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACE_PKGS) | sort)); s=$$?; \
+	  $(GO) test -count=1 -json -run '$(call tests-pattern,$(UNIT_TESTS))' $(UNIT_TESTS_PKGS); exit $$(( s | $$? )); } 2>&1 \
+	  | TESTSUM_FILE=$(BIN)/.test-summary $(BIN)/testsum unit
 
 race: test-start
-	set -o pipefail; $(GO) test -count=1 -race -json $(RACE_PKGS) 2>&1 | TESTSUM_FILE=$(BIN)/.test-summary $(BIN)/testsum race
+	set -o pipefail; { $(RACE_ENV) $(GO) test -count=1 -race -json -skip '$(call tests-pattern,$(UNIT_TESTS))' $(RACE_PKGS); s=$$?; \
+	  $(RACE_ENV) $(GO) test -count=1 -race -json -run '$(call tests-pattern,$(RACE_TESTS))' $(RACE_TESTS_PKGS); exit $$(( s | $$? )); } 2>&1 \
+	  | TESTSUM_FILE=$(BIN)/.test-summary $(BIN)/testsum race
 
 # ajv validates the EEF schemas' examples and the written evidence with an
 # independent validator (npm ajv); it fails under CI=true when it cannot run.
@@ -119,7 +151,9 @@ ajv:
 # mcp-client drives `sieve mcp` with the official TypeScript MCP client
 # (npm @modelcontextprotocol/sdk) over stdio and HTTP on the sample site; it
 # fails under CI=true when it cannot run.
-mcp-client: build
+mcp-client: check-go
+	@mkdir -p $(BIN)
+	$(GO) build -o $(BIN)/ ./cmd/sieve ./cmd/sieve-sample
 	@scripts/mcp-client-test.sh
 
 # mcp-conformance runs the MCP conformance suite's protocol-level server
@@ -221,9 +255,11 @@ clean:
 # bench-scale (issue 30, docs/SCALE.md): WARC pages/s per core (capture
 # alone, and sieve distill of 40 scrapinghub pages from a WARC file), artifact
 # bytes per page into directories and into a shard (--shard), and the
-# crawl seen-set's heap and file bytes per URL at 10^6 URLs.
+# crawl seen-set's heap and file bytes per URL at 10^6 URLs, and sieve mcp's
+# heap per artifact served from shards (--shard) at 10^5.
 .PHONY: bench-scale
 bench-scale: check-go
 	$(GO) test -run '^$$' -bench 'BenchmarkWARC$$' -cpu 1 -count 1 ./capture
 	$(GO) test -run '^$$' -bench 'BenchmarkWARCDistill' -cpu 1 -benchtime 2x -count 1 ./distill
 	$(GO) test -run '^$$' -bench 'BenchmarkSeenSet' -benchtime 1x -count 1 ./frontier
+	$(GO) test -run '^$$' -bench 'BenchmarkShardIndexHeap' -benchtime 1x -count 1 ./mcp

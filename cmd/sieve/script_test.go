@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,6 +21,7 @@ import (
 	"github.com/sieve-dev/sieve/capture"
 	sievecli "github.com/sieve-dev/sieve/cli"
 	"github.com/sieve-dev/sieve/internal/cliutil"
+	"github.com/sieve-dev/sieve/internal/pdf"
 	"github.com/sieve-dev/sieve/internal/sample"
 	"github.com/sieve-dev/sieve/schemas"
 )
@@ -40,10 +42,53 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, progs)
 }
 
-func TestScripts(t *testing.T) {
+// TestScripts runs every script in testdata/script but the PDF ones:
+// make test runs it under -race, as the CLI's pipelines, crawls and
+// renders run concurrently.
+func TestScripts(t *testing.T) { runScripts(t, false) }
+
+// TestPDFScripts runs the PDF scripts (pdfScript), the CLI reading PDFs:
+// make test runs it without -race, where PDFium's wasm is ten times
+// faster (the PDF engine's concurrency is internal/pdf's, whose parallel
+// readers and watchdog tests run under -race).
+func TestPDFScripts(t *testing.T) { runScripts(t, true) }
+
+// pdfEngineScripts are PDF scripts not named pdf_*: firsthour_prepare
+// compiles the PDF engine into an empty cache, which takes minutes under
+// the race detector (wazero's compiler is instrumented Go).
+var pdfEngineScripts = []string{"firsthour_prepare"}
+
+// pdfScript: the script at path is pdf_*.txtar or one of pdfEngineScripts.
+func pdfScript(path string) bool {
+	name := strings.TrimSuffix(filepath.Base(path), ".txtar")
+	return strings.HasPrefix(name, "pdf_") || slices.Contains(pdfEngineScripts, name)
+}
+
+func runScripts(t *testing.T, pdfs bool) {
+	all, err := filepath.Glob("testdata/script/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range all {
+		if pdfScript(f) == pdfs {
+			files = append(files, f)
+		}
+	}
+	for _, name := range pdfEngineScripts {
+		if !slices.Contains(all, filepath.Join("testdata", "script", name+".txtar")) {
+			t.Errorf("pdfEngineScripts names %s, which is not in testdata/script (renamed?)", name)
+		}
+	}
+	cache := sharedPDFCache(t)
 	testscript.Run(t, testscript.Params{
-		Dir:       "testdata/script",
-		Setup:     setup,
+		Files: files,
+		Setup: func(env *testscript.Env) error {
+			if err := setup(env); err != nil {
+				return err
+			}
+			return shareCompiledPDFEngine(env, cache)
+		},
 		Condition: condition,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"validate":  validateCmd,
@@ -97,6 +142,45 @@ func setup(env *testscript.Env) error {
 	dead := "http://" + l.Addr().String() + "/"
 	l.Close()
 	env.Setenv("DEAD", dead)
+	return nil
+}
+
+// sharedPDFCache is the compilation cache of the PDF engine for every
+// script: the test process's own (the user cache dir's sieve/wazero, warm
+// after the first PDF read of any run), else a dir for this run, which
+// the first script to read a PDF fills. Without it each script that reads
+// a PDF compiles PDFium (15-20 s: testscript's HOME is /no-home, which
+// only root can create). The engine is started here so that the cache is
+// warm before the first script, whose stderr would otherwise hold the
+// compile notice.
+func sharedPDFCache(t *testing.T) string {
+	dir, err := pdf.Warm()
+	if err != nil {
+		t.Fatalf("starting the PDF engine: %v", err)
+	}
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	return dir
+}
+
+// shareCompiledPDFEngine gives the script a cache dir of its own
+// ($XDG_CACHE_HOME, so nothing else a script caches is shared) whose
+// sieve/wazero is the shared compilation cache. A script that needs a
+// cold cache sets XDG_CACHE_HOME itself (firsthour_prepare.txtar).
+func shareCompiledPDFEngine(env *testscript.Env, cache string) error {
+	home, err := os.MkdirTemp("", "sieve-script-cache-")
+	if err != nil {
+		return err
+	}
+	env.Defer(func() { os.RemoveAll(home) })
+	if err := os.MkdirAll(filepath.Join(home, "sieve"), 0o755); err != nil {
+		return err
+	}
+	if err := os.Symlink(cache, filepath.Join(home, "sieve", "wazero")); err != nil {
+		return err
+	}
+	env.Setenv("XDG_CACHE_HOME", home)
 	return nil
 }
 
