@@ -1,6 +1,10 @@
 package capture
 
-import "github.com/sieve-dev/sieve/internal/version"
+import (
+	"golang.org/x/net/html"
+
+	"github.com/sieve-dev/sieve/internal/version"
+)
 
 // Record is the capture record: what one fetch of one target saw. It holds
 // what later stages need and nothing they must not depend on for identity:
@@ -50,6 +54,29 @@ type Record struct {
 	// PDF holds what was read from a PDF body, which is then not kept in
 	// Body. Absent for other types and for a PDF that could not be read.
 	PDF *PDF `json:"pdf,omitempty"`
+
+	// parsed is the served body's parse tree from the tier decision, handed
+	// to an in-process normalize (ParsedBody) so the body is parsed once;
+	// never encoded.
+	parsed *parsedBody
+}
+
+type parsedBody struct {
+	body string // the Body doc was parsed from
+	doc  *html.Node
+}
+
+// ParsedBody returns the parse tree of Body that the tier decision built
+// (html.Parse, no options) and gives it up: the caller owns it and may
+// change it. Nil when there is none, or when Body is no longer the body
+// it was parsed from (the render tier replaced it).
+func (r *Record) ParsedBody() *html.Node {
+	p := r.parsed
+	r.parsed = nil
+	if p == nil || p.body != r.Body {
+		return nil
+	}
+	return p.doc
 }
 
 // Redirect is one hop of a redirect chain.

@@ -42,7 +42,8 @@ func decideTier(rec *Record) (score *float64, render bool, reason string) {
 	if rec.ContentType != "text/html" && rec.ContentType != "application/xhtml+xml" {
 		return nil, false, fmt.Sprintf("content type %q is read as served", rec.ContentType)
 	}
-	s := scanStatic(rec.Body)
+	s, doc := scanStatic(rec.Body)
+	rec.parsed = &parsedBody{body: rec.Body, doc: doc}
 	v := math.Round(math.Min(1, float64(s.chars)/fullChars)*100) / 100
 	if s.scripts == 0 {
 		v = 1
@@ -70,11 +71,11 @@ func decideTier(rec *Record) (score *float64, render bool, reason string) {
 }
 
 // scanStatic reads the facts decideTier needs from served HTML.
-func scanStatic(body string) staticRead {
+func scanStatic(body string) (staticRead, *html.Node) {
 	var s staticRead
 	doc, err := html.Parse(strings.NewReader(body))
 	if err != nil {
-		return s
+		return s, nil
 	}
 	var visit func(n *html.Node, hidden bool)
 	visit = func(n *html.Node, hidden bool) {
@@ -108,7 +109,7 @@ func scanStatic(body string) staticRead {
 		}
 	}
 	visit(doc, false)
-	return s
+	return s, doc
 }
 
 // headScripts counts the scripts inside head (visit skips head's text).
@@ -192,6 +193,8 @@ func (c *Capturer) tiered(ctx context.Context, rec *Record) {
 	if !want || c.browser == nil {
 		return
 	}
+	// Not held while the page renders: the render replaces what was parsed.
+	rec.parsed = nil
 	var store blobPutter // a nil *blob.Store must stay a nil interface
 	if c.blobs != nil {
 		store = c.blobs
@@ -310,7 +313,8 @@ func (c *Capturer) farLess(rec *Record, r *pageRead) int {
 	if got >= fullChars {
 		return 0
 	}
-	static := scanStatic(rec.Body).chars
+	s, _ := scanStatic(rec.Body)
+	static := s.chars
 	if static < 500 || got*4 >= static {
 		return 0
 	}

@@ -13,9 +13,12 @@ import (
 
 // readHTML parses the body and fills out's nodes, doc facts and stats.
 func readHTML(out *Record, rec *capture.Record, lim Limits) error {
-	doc, skipped, err := parseHTML(rec.Body)
-	if err != nil {
-		return err
+	doc, skipped := rec.ParsedBody(), 0 // capture's tier decision parsed it (in process)
+	if doc == nil {
+		var err error
+		if doc, skipped, err = parseHTML(rec.Body); err != nil {
+			return err
+		}
 	}
 	base, declared := baseURL(doc, rec)
 	w := newWalker(out, base)
