@@ -25,8 +25,11 @@ func TestRenderMemoryBudget(t *testing.T) {
 	cp := containCapturerWith(t, site, capture.TierRender, func(o *capture.Options) {
 		o.Browser.HeapMB = 256
 		o.Browser.MemoryMB = 1024
-		o.Browser.Settle = 8 * time.Second
-		o.Browser.Timeout = 40 * time.Second
+		// A greedy page is cut off as soon as it passes a budget; the long
+		// settle only gives it time to get there on a loaded machine (a
+		// throttled page read at an 8 s cap had not yet passed 256 MiB).
+		o.Browser.Settle = 30 * time.Second
+		o.Browser.Timeout = 60 * time.Second
 	})
 	for _, p := range []struct{ path, want string }{
 		{"/heap", "JavaScript heap limit of 256 MiB"},
