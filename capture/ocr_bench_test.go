@@ -211,3 +211,29 @@ func run(b *testing.B, stdin string, name string, args ...string) string {
 	}
 	return out.String()
 }
+
+// BenchmarkScanPixels is sieve's own work on a scanned page before
+// Tesseract (render at the scan's dpi, grey, despeckle, erase faint text,
+// measure the skew, straighten, PGM): ms/page, the part of
+// BenchmarkScanOCRSieveVsTesseract's overhead that is not parse or TSV.
+func BenchmarkScanPixels(b *testing.B) {
+	for _, dpi := range benchDPIs {
+		b.Run(fmt.Sprintf("dpi=%d", dpi), func(b *testing.B) {
+			data, err := os.ReadFile(scannedReport(b, dpi))
+			if err != nil {
+				b.Fatal(err)
+			}
+			doc, err := pdf.Parse(data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p := doc.Pages[0]
+			b.ResetTimer()
+			for range b.N {
+				if _, _, err := capture.ScanPixels(data, 0, p.Width, p.Height); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

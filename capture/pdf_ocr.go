@@ -170,6 +170,12 @@ type scanImage struct {
 // best at PDFOCRDPI), grey, despeckled, faint text erased, and turned
 // straight when its lines are skewed by ocr.MinDeskew or more.
 func scanPixels(body []byte, i int, w, h float64, onlyImages bool) (scanImage, error) {
+	return scanPixelsAt(body, i, w, h, onlyImages, ocr.MinDeskew)
+}
+
+// scanPixelsAt is scanPixels straightening a page skewed by minDeskew
+// degrees or more (the benchmarks set it to compare reads).
+func scanPixelsAt(body []byte, i int, w, h float64, onlyImages bool, minDeskew float64) (scanImage, error) {
 	region := pdf.Region{Page: i, Box: pdf.Box{X1: w, Y1: h}}
 	img, dpi, err := pdf.RenderScan(body, region, func(scanDPI float64) int {
 		if !onlyImages {
@@ -180,9 +186,9 @@ func scanPixels(body []byte, i int, w, h float64, onlyImages bool) (scanImage, e
 	if err != nil {
 		return scanImage{}, err
 	}
-	g := ocr.HideFaint(ocr.Despeckle(ocr.GrayOf(img)))
+	g := ocr.HideFaint(ocr.DespeckleInPlace(img))
 	skew := ocr.Skew(g)
-	if math.Abs(skew) < ocr.MinDeskew {
+	if math.Abs(skew) < minDeskew {
 		skew = 0
 	} else {
 		g = ocr.Straightened(g, skew)

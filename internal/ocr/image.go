@@ -57,32 +57,52 @@ func PGM(g *image.Gray) []byte {
 // branches: on a scan's grain a branch goes either way at random.
 func Despeckle(g *image.Gray) *image.Gray {
 	b := g.Bounds()
+	out := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
+	for y := range b.Dy() {
+		i := g.PixOffset(b.Min.X, b.Min.Y+y)
+		copy(out.Pix[y*out.Stride:], g.Pix[i:i+b.Dx()])
+	}
+	return DespeckleInPlace(out)
+}
+
+// DespeckleInPlace is Despeckle writing over g (a page's second buffer
+// saved), and returns g: the rows above the one being written are kept
+// as they were in two rows' room.
+func DespeckleInPlace(g *image.Gray) *image.Gray {
+	b := g.Bounds()
 	w, h := b.Dx(), b.Dy()
-	out := image.NewGray(image.Rect(0, 0, w, h))
 	if w == 0 || h == 0 {
-		return out
+		return g
 	}
 	// ints, not bytes: the compiler turns min and max of ints into
 	// conditional moves
 	lo, mid, hi := make([]int, w), make([]int, w), make([]int, w)
 	row := func(y int) []uint8 {
-		y = min(max(y, 0), h-1)
 		i := g.PixOffset(b.Min.X, b.Min.Y+y)
 		return g.Pix[i : i+w]
 	}
+	above, here := make([]uint8, w), make([]uint8, w) // rows y-1 and y as they were
 	for y := 0; y < h; y++ {
-		up, here, down := row(y-1), row(y), row(y+1)
+		copy(here, row(y))
+		up, down := above, here
+		if y == 0 {
+			up = here
+		}
+		if y+1 < h {
+			down = row(y + 1)
+		}
 		for x := range w {
 			a, b, c := int(up[x]), int(here[x]), int(down[x])
 			lo[x], mid[x], hi[x] = min(a, b, c), median3(a, b, c), max(a, b, c)
 		}
-		o := out.Pix[y*out.Stride : y*out.Stride+w]
+		o := row(y)
 		for x := range w {
 			l, r := max(x-1, 0), min(x+1, w-1)
 			o[x] = uint8(median3(max(lo[l], lo[x], lo[r]), median3(mid[l], mid[x], mid[r]), min(hi[l], hi[x], hi[r])))
 		}
+		above, here = here, above
 	}
-	return out
+	return g
 }
 
 // median3 is the middle one of a, b, c.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"math"
 	"time"
 
 	"github.com/klippa-app/go-pdfium/references"
@@ -70,13 +69,22 @@ func (e *engine) render(data []byte, regions []Region, dpi int) ([]*image.RGBA, 
 }
 
 func (e *engine) renderRegion(doc references.FPDF_DOCUMENT, r Region, dpi int) (*image.RGBA, error) {
+	return renderWith(e, doc, r, dpi, func(img image.Image, transparent bool) (*image.RGBA, error) {
+		return flatten(img, transparent), nil
+	})
+}
+
+// renderWith renders region r of doc at dpi and hands PDFium's pixels to
+// use, which must copy what it keeps: they are freed when it returns.
+func renderWith[T any](e *engine, doc references.FPDF_DOCUMENT, r Region, dpi int, use func(img image.Image, transparent bool) (T, error)) (T, error) {
+	var zero T
 	b := r.Box
 	w, h := b.X1-b.X0, b.Y1-b.Y0
 	if w <= 0 || h <= 0 || b.X0 < 0 || b.Y0 < 0 {
-		return nil, fmt.Errorf("render: empty or negative box %+v", b)
+		return zero, fmt.Errorf("render: empty or negative box %+v", b)
 	}
 	if px := w * h * float64(dpi*dpi) / (72 * 72); px > maxCropPixels {
-		return nil, fmt.Errorf("render: the crop would be %.0f pixels (cap %d)", px, maxCropPixels)
+		return zero, fmt.Errorf("render: the crop would be %.0f pixels (cap %d)", px, maxCropPixels)
 	}
 	res, err := e.inst.RenderPageInDPI(&requests.RenderPageInDPI{
 		Page: requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: r.Page}},
@@ -84,10 +92,10 @@ func (e *engine) renderRegion(doc references.FPDF_DOCUMENT, r Region, dpi int) (
 		Crop: &requests.RenderPageCrop{X: b.X0, Y: b.Y0, Width: w, Height: h},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("render: page %d: %w", r.Page+1, err)
+		return zero, fmt.Errorf("render: page %d: %w", r.Page+1, err)
 	}
 	defer res.Cleanup()
-	return flatten(res.Result.RenderedImage, res.Result.HasTransparency), nil
+	return use(res.Result.RenderedImage, res.Result.HasTransparency)
 }
 
 // flatten copies the rendered pixels into an opaque image: PDFium fills a
@@ -95,24 +103,34 @@ func (e *engine) renderRegion(doc references.FPDF_DOCUMENT, r Region, dpi int) (
 // BGRA (byte-swapped to RGBA), so such pixels are composited over white.
 func flatten(src image.Image, transparent bool) *image.RGBA {
 	bounds := src.Bounds()
-	out := image.NewRGBA(image.Rect(0, 0, bounds.Dx(), bounds.Dy()))
+	w, h := bounds.Dx(), bounds.Dy()
+	out := image.NewRGBA(image.Rect(0, 0, w, h))
 	rgba, isRGBA := src.(*image.RGBA)
-	for y := 0; y < bounds.Dy(); y++ {
-		for x := 0; x < bounds.Dx(); x++ {
-			var c color.RGBA
-			if isRGBA {
-				i := rgba.PixOffset(bounds.Min.X+x, bounds.Min.Y+y)
-				c = color.RGBA{rgba.Pix[i], rgba.Pix[i+1], rgba.Pix[i+2], rgba.Pix[i+3]}
-			} else {
+	if !isRGBA {
+		for y := range h {
+			for x := range w {
 				r, g, b, a := src.At(bounds.Min.X+x, bounds.Min.Y+y).RGBA()
-				c = color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
+				c := color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
+				if transparent {
+					c = overWhite(c)
+				}
+				out.SetRGBA(x, y, color.RGBA{c.R, c.G, c.B, 255})
 			}
+		}
+		return out
+	}
+	// an RGBA render (always, from PDFium): row by row, no per-pixel
+	// bounds or colour-model work
+	for y := range h {
+		i := rgba.PixOffset(bounds.Min.X, bounds.Min.Y+y)
+		row, o := rgba.Pix[i:i+4*w], out.Pix[y*out.Stride:y*out.Stride+4*w]
+		copy(o, row)
+		for x := 3; x < len(o); x += 4 {
 			if transparent {
-				c = overWhite(c)
+				a := uint32(o[x])
+				o[x-3], o[x-2], o[x-1] = overWhiteInt(o[x-3], a), overWhiteInt(o[x-2], a), overWhiteInt(o[x-1], a)
 			}
-			c.A = 255
-			o := out.PixOffset(x, y)
-			out.Pix[o], out.Pix[o+1], out.Pix[o+2], out.Pix[o+3] = c.R, c.G, c.B, c.A
+			o[x] = 255
 		}
 	}
 	return out
@@ -120,7 +138,14 @@ func flatten(src image.Image, transparent bool) *image.RGBA {
 
 // overWhite composites a non-premultiplied pixel over white.
 func overWhite(c color.RGBA) color.RGBA {
-	a := float64(c.A) / 255
-	mix := func(v uint8) uint8 { return uint8(math.Round(float64(v)*a + 255*(1-a))) }
-	return color.RGBA{mix(c.R), mix(c.G), mix(c.B), 255}
+	a := uint32(c.A)
+	return color.RGBA{overWhiteInt(c.R, a), overWhiteInt(c.G, a), overWhiteInt(c.B, a), 255}
+}
+
+// overWhiteInt is v at alpha a (of 255) over white, rounded to nearest:
+// (v·a + 255·(255−a)) / 255. The exact quotient's fraction is k/255, never
+// one half, so adding 127 before the division rounds it (equal to
+// math.Round of the float form for every v and a: TestOverWhiteInt).
+func overWhiteInt(v uint8, a uint32) uint8 {
+	return uint8((uint32(v)*a + 255*(255-a) + 127) / 255)
 }
