@@ -139,8 +139,9 @@ func mcpDistill(t *testing.T, url string, args []string) string {
 	return dir
 }
 
-// clock are the capture's times, which differ from read to read.
-var clock = regexp.MustCompile(`"(started_at|distilled_at|fetched_at|captured_at)":"[^"]*"|"duration_ms":[0-9]+`)
+// clock matches the capture's clock in compact and indented JSON and in
+// index.html's meta list (second resolution: reads a second apart differ).
+var clock = regexp.MustCompile(`"(started_at|distilled_at|fetched_at|captured_at)":\s*"[^"]*"|"duration_ms":\s*[0-9]+|<dt>distilled_at</dt><dd>[^<]*</dd>`)
 
 // artifactFiles are the files of the one artifact directory under root,
 // by path within it, the capture's clock blanked.

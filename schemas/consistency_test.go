@@ -203,6 +203,9 @@ func jsonFields(typ reflect.Type) []reflect.StructField {
 			out = append(out, jsonFields(f.Type)...)
 			continue
 		}
+		if !f.IsExported() || f.Tag.Get("json") == "-" {
+			continue // not encoded
+		}
 		out = append(out, f)
 	}
 	return out
