@@ -186,7 +186,7 @@ func scanPixelsAt(body []byte, i int, w, h float64, onlyImages bool, minDeskew f
 	if err != nil {
 		return scanImage{}, err
 	}
-	g := ocr.HideFaint(ocr.DespeckleInPlace(img))
+	g := ocr.HideFaint(ocr.Despeckle(img))
 	skew := ocr.Skew(g)
 	if math.Abs(skew) < minDeskew {
 		skew = 0

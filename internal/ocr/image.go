@@ -48,27 +48,16 @@ func PGM(g *image.Gray) []byte {
 	return out
 }
 
-// Despeckle is g through a 3×3 median filter: a scan's specks and grain
-// go, strokes two pixels wide or more stay. Without it Tesseract takes
-// specks beside a word for accents of it, and the word's box grows. Each
-// column of three is sorted once per row; the median of nine is then the
-// median of the largest low, the middle middle and the smallest high of
-// three sorted columns (exact). Sorting is by min and max, without
-// branches: on a scan's grain a branch goes either way at random.
+// Despeckle puts g, in place, through a 3×3 median filter and returns
+// g: a scan's specks and grain go, strokes two pixels wide or more stay.
+// Without it Tesseract takes specks beside a word for accents of it, and
+// the word's box grows. Each column of three is sorted once per row; the
+// median of nine is then the median of the largest low, the middle middle
+// and the smallest high of three sorted columns (exact). Sorting is by min
+// and max, without branches: on a scan's grain a branch goes either way at
+// random. The rows above the one being written are kept as they were in
+// two rows' room (no second page buffer).
 func Despeckle(g *image.Gray) *image.Gray {
-	b := g.Bounds()
-	out := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
-	for y := range b.Dy() {
-		i := g.PixOffset(b.Min.X, b.Min.Y+y)
-		copy(out.Pix[y*out.Stride:], g.Pix[i:i+b.Dx()])
-	}
-	return DespeckleInPlace(out)
-}
-
-// DespeckleInPlace is Despeckle writing over g (a page's second buffer
-// saved), and returns g: the rows above the one being written are kept
-// as they were in two rows' room.
-func DespeckleInPlace(g *image.Gray) *image.Gray {
 	b := g.Bounds()
 	w, h := b.Dx(), b.Dy()
 	if w == 0 || h == 0 {

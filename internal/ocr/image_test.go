@@ -21,7 +21,7 @@ func TestDespeckleIsTheMedian(t *testing.T) {
 		for i := range g.Pix {
 			g.Pix[i] = uint8(rng.IntN(256))
 		}
-		d := Despeckle(g)
+		d := Despeckle(cloneGray(g))
 		for y := range h {
 			for x := range w {
 				var v []uint8
@@ -117,4 +117,10 @@ func TestFaintTextIsNotRead(t *testing.T) {
 	if len(res.Lines) != 0 {
 		t.Errorf("faint text read after Visible: %+v", res.Lines)
 	}
+}
+
+func cloneGray(g *image.Gray) *image.Gray {
+	c := *g
+	c.Pix = slices.Clone(g.Pix)
+	return &c
 }
