@@ -295,7 +295,25 @@ func (b *builder) classify(mainShare float64) container {
 	}
 	b.trimRails(&c)
 	b.textSignals()
+	b.keepLinksOnly()
 	return c
+}
+
+// keepLinksOnly keeps the blocks dropped only for being links when the
+// rules keep nothing else and no region signal claims them: a page that
+// is nothing but links (one link wrapped around its paragraphs) reads as
+// those links, not as an empty page.
+func (b *builder) keepLinksOnly() {
+	for i := range b.blocks {
+		if b.blocks[i].Role == "content" || b.blocks[i].zone.chrome != "" {
+			return
+		}
+	}
+	for i := range b.blocks {
+		if d := &b.blocks[i]; d.Chrome == "link_list" {
+			d.Role, d.Chrome, d.Reason = "content", "", "the page holds only links and no chrome signal: its links are its text"
+		}
+	}
 }
 
 // fallbackChars is the prose below which a container's pick is checked
@@ -327,13 +345,13 @@ func (b *builder) decideIn(c *container, d *draft) (role, kind, reason string) {
 	return "content", "", "inside the main content " + c.desc
 }
 
-// blockChrome is what a block's own text says: a short run of links, or a
-// copyright line.
+// blockChrome is what a block's own text says: a short run of links, a
+// layout grid of links (linkTable), or a copyright line.
 func blockChrome(d *draft) (kind, reason string) {
 	chars := utf8.RuneCountInString(d.Text)
 	if chars > 0 && d.Type != TypeHeading {
 		density := float64(d.linkChars) / float64(chars)
-		if density >= 0.7 && chars < 300 {
+		if density >= 0.7 && chars < 300 || linkTable(d, density, chars) {
 			return "link_list", "mostly link text (" + ratio(density) + ")"
 		}
 	}
@@ -341,6 +359,32 @@ func blockChrome(d *draft) (kind, reason string) {
 		return "footer", "boilerplate line (copyright/rights notice)"
 	}
 	return "", ""
+}
+
+// linkTable reports whether a table block is a page's layout grid of
+// menus: short, its text much of it links, and no header cells. A data
+// table (an infobox, a list of releases) heads its columns or rows.
+func linkTable(d *draft, density float64, chars int) bool {
+	return d.Type == TypeTable && density >= linkTableDensity && chars < linkTableMaxChars && !headedTable(d)
+}
+
+// The link density from which a short headless table is a grid of menus
+// (a menu of a few words per link carries labels between its links).
+const (
+	linkTableDensity  = 0.45
+	linkTableMaxChars = 600
+)
+
+// headedTable reports whether a table has header cells.
+func headedTable(d *draft) bool {
+	for _, row := range d.Rows {
+		for _, c := range row {
+			if c.Header {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func decide(d *draft, mainShare float64) (role, kind, reason string) {
@@ -395,8 +439,9 @@ var rightsReserved = []string{
 }
 
 // isBoilerplate is a rights notice: a line of up to 200 characters that
-// carries one, or up to 400 that opens with it ("© 2022, Site. This
-// article is the copyrighted property of …").
+// carries one, or up to 400 that opens with it and speaks of rights ("©
+// 2022, Site. This article is the copyrighted property of …"; a photo's
+// "© Provided by Agency" before a long caption is the caption).
 func isBoilerplate(s string) bool {
 	n := utf8.RuneCountInString(s)
 	if n > 400 {
@@ -404,9 +449,23 @@ func isBoilerplate(s string) bool {
 	}
 	l := strings.ToLower(s)
 	if n > 200 {
-		return strings.HasPrefix(l, "©") || strings.HasPrefix(l, "copyright ")
+		return strings.HasPrefix(l, "copyright ") || strings.HasPrefix(l, "©") && speaksOfRights(l)
 	}
 	if strings.Contains(l, "©") || strings.HasPrefix(l, "copyright ") {
+		return true
+	}
+	for _, p := range rightsReserved {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// speaksOfRights reports whether lower-cased text l names copyright or
+// a rights notice beyond its © sign.
+func speaksOfRights(l string) bool {
+	if strings.Contains(l, "copyright") || strings.Contains(l, "rights") {
 		return true
 	}
 	for _, p := range rightsReserved {

@@ -49,6 +49,7 @@ func (b *builder) textSignals() {
 	// copy under a later heading is a plan or a menu that repeats itself
 	// section by section, not a slide's caption.
 	keptAt := make(map[string]int)
+	keptNode := make(map[string]int) // the element of a kept line's first copy
 	headings := 0
 	for i := range b.blocks {
 		d := &b.blocks[i]
@@ -63,7 +64,7 @@ func (b *builder) textSignals() {
 		switch {
 		case (d.Type == TypeHeading || d.Type == TypeMedia) && repeatsTitle(key, title):
 			d.Role, d.Chrome, d.Reason = "chrome", "title", "repeats the page title (the record's title field)"
-		case !b.pdf && d.Type != TypeHeading && kept[key] && keptAt[key] == headings && utf8.RuneCountInString(d.Text) >= dupMinChars && !b.authoredParagraph(d):
+		case !b.pdf && d.Type != TypeHeading && kept[key] && keptAt[key] == headings && utf8.RuneCountInString(d.Text) >= dupMinChars && !b.authoredParagraph(d, keptNode[key]):
 			// A sentence-long line the content already showed: a gallery's
 			// caption repeated per slide. A document's paragraphs say what
 			// they say as often as they say it, and so does an article's
@@ -78,6 +79,9 @@ func (b *builder) textSignals() {
 			d.Role, d.Chrome, d.Reason = "chrome", "repeated", "short text the page repeats ("+itoa(seen[key])+" times)"
 		case short || d.Type != TypeHeading:
 			kept[key], keptAt[key] = true, headings
+			if _, ok := keptNode[key]; !ok {
+				keptNode[key] = d.node
+			}
 		}
 	}
 	if b.pdf {
@@ -97,11 +101,20 @@ const chromeRepeatMaxChars = 100
 // "1 egg") legitimately recur.
 const dupMinChars = 80
 
-// authoredParagraph reports whether d is a long <p> outside any figure or
-// list: a paragraph the author wrote, which a second copy does not make a
-// caption (gallery captions repeat in divs, list items and figcaptions).
-func (b *builder) authoredParagraph(d *draft) bool {
-	if d.node < 0 || d.Type != TypeParagraph || b.t.nodes[d.node].Tag != "p" || utf8.RuneCountInString(d.Text) <= repeatMaxChars {
+// authoredParagraph reports whether d is a long paragraph outside any
+// figure or list: a paragraph the author wrote, which a second copy does
+// not make a caption (gallery captions repeat in divs, list items and
+// figcaptions). That is a <p>, or a <div> holding only its text beside
+// its first copy (first, the element of that copy) in the same parent:
+// the same paragraph written twice in a row.
+func (b *builder) authoredParagraph(d *draft, first int) bool {
+	if d.node < 0 || d.Type != TypeParagraph || utf8.RuneCountInString(d.Text) <= repeatMaxChars {
+		return false
+	}
+	switch n := &b.t.nodes[d.node]; {
+	case n.Tag == "p":
+	case n.Tag == "div" && ownsText(b.t, d.node) && first >= 0 && b.t.nodes[first].Parent == n.Parent:
+	default:
 		return false
 	}
 	for i := b.t.nodes[d.node].Parent; i >= 0; i = b.t.nodes[i].Parent {
@@ -149,6 +162,7 @@ func (b *builder) trimEdges() {
 	// Parts of one element's text (a <p> split by <br><br>) go together:
 	// a short part beside a longer kept one is an item of the same list.
 	long := b.partsOfLongRuns()
+	edge := make([]bool, len(b.blocks))
 	for i := range b.blocks {
 		d := &b.blocks[i]
 		if d.Role != "content" || d.node < 0 || (i >= first && i <= last) || long[i] || b.inRecipe != nil && b.inRecipe[i] {
@@ -157,13 +171,19 @@ func (b *builder) trimEdges() {
 		if d.Type == TypeHeading || d.Type == TypeListItem || b.t.nodes[d.node].Tag == "summary" {
 			continue // a section's heading, a list the article ends with, a panel's label
 		}
-		if edgeLine(d) && !(i > last && b.signOff(last, i)) && !b.introducesContent(i) {
-			where := "before the first"
-			if i > last {
-				where = "after the last"
-			}
-			d.Role, d.Chrome, d.Reason = "chrome", "edge", "short line "+where+" paragraph of the content"
+		edge[i] = edgeLine(d) && !(i > last && b.signOff(last, i)) && !b.introducesContent(i)
+	}
+	amid := b.amidText(edge)
+	for i := range b.blocks {
+		if !edge[i] || i < first && amid[i] {
+			continue
 		}
+		where := "before the first"
+		if i > last {
+			where = "after the last"
+		}
+		d := &b.blocks[i]
+		d.Role, d.Chrome, d.Reason = "chrome", "edge", "short line "+where+" paragraph of the content"
 	}
 	b.trimCards(first)
 	b.trimAfterComments(first)
@@ -204,6 +224,42 @@ func (b *builder) trimHeadings(first, last int) {
 			d.Role, d.Chrome, d.Reason = "chrome", "edge", "heading over chrome only (what it heads is not content)"
 		}
 	}
+}
+
+// amidText marks the edge lines (edge) that have text the content keeps
+// on both sides, other edge lines and images between not counting: a line
+// inside an article that opens with short items ("Fast", "For top
+// dollar", "Why?", then the reasons), not its byline or date. Two passes,
+// linear in the blocks.
+func (b *builder) amidText(edge []bool) []bool {
+	n := len(b.blocks)
+	after, amid := make([]bool, n), make([]bool, n)
+	kept := false // the nearest block that is neither an edge line nor an image is kept text
+	for i := n - 1; i >= 0; i-- {
+		if edge[i] {
+			after[i] = kept
+		} else if d := &b.blocks[i]; d.Type != TypeMedia {
+			kept = d.Role == "content" && keptText(d.Type)
+		}
+	}
+	kept = false
+	for i := range n {
+		if edge[i] {
+			amid[i] = kept && after[i]
+		} else if d := &b.blocks[i]; d.Type != TypeMedia {
+			kept = d.Role == "content" && keptText(d.Type)
+		}
+	}
+	return amid
+}
+
+// keptText is a block type that carries the article's text.
+func keptText(typ string) bool {
+	switch typ {
+	case TypeParagraph, TypeListItem, TypeQuote, TypeTable, TypeCode:
+		return true
+	}
+	return false
 }
 
 // signOff reports whether block i, after the content's last prose block
