@@ -13,13 +13,6 @@ import (
 	"github.com/sieve-dev/sieve/internal/ocr"
 )
 
-// Block sources of text read off a canvas (ARTIFACT: "anything other than
-// dom and static was not read from a document").
-const (
-	SourceCanvasScene = "canvas_scene" // a text object of a scene graph (three.js, Pixi.js, Babylon.js GUI)
-	SourceCanvasOCR   = "canvas_ocr"   // read off the canvas's pixels by Tesseract
-)
-
 // Canvas OCR budgets.
 const (
 	// MaxCanvasPixels bounds the pixels of one canvas's screenshot: a
@@ -37,19 +30,6 @@ const (
 // WebGLRenderer it makes to __THREE_DEVTOOLS__ when that exists, which is
 // how the walker finds scenes no global names.
 const threeHook = `try { if (typeof window.__THREE_DEVTOOLS__ === "undefined") { const t = new EventTarget(); window.__sieveThree = []; t.addEventListener("observe", (e) => { if (window.__sieveThree.length < 100) window.__sieveThree.push(e.detail); }); Object.defineProperty(window, "__THREE_DEVTOOLS__", {value: t, configurable: true}); } } catch (e) {}`
-
-// CanvasRead is what the render tier read off one visible <canvas>.
-type CanvasRead struct {
-	Box        Box     `json:"box"`                  // the canvas, page CSS px
-	Source     string  `json:"source,omitempty"`     // canvas_scene or canvas_ocr; empty when not read (see gap)
-	Library    string  `json:"library,omitempty"`    // canvas_scene: the scene graph's library
-	Lines      int     `json:"lines"`                // blocks it gave (scene texts or OCR lines), latent ones included
-	Latent     int     `json:"latent,omitempty"`     // canvas_scene: texts the visitor cannot see (to latent[])
-	Scale      float64 `json:"scale,omitempty"`      // canvas_ocr: screenshot pixels per CSS px
-	Downscaled bool    `json:"downscaled,omitempty"` // canvas_ocr: over MaxCanvasPixels, shot smaller than its size
-	Dropped    int     `json:"dropped,omitempty"`    // canvas_ocr: words under the confidence floor (not content)
-	Gap        string  `json:"gap,omitempty"`        // why the canvas was not read
-}
 
 // walkCanvas is one <canvas> as the walker saw it.
 type walkCanvas struct {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"mime"
 	"net/url"
 	"os"
@@ -25,7 +24,7 @@ func (c *Capturer) captureFile(rec *Record, path string) {
 		return
 	}
 	defer f.Close()
-	body, err := io.ReadAll(io.LimitReader(f, c.opts.MaxBytes+1))
+	body, err := readFile(f, c.opts.MaxBytes+1)
 	if err != nil {
 		rec.Error = &Error{Kind: ErrFile, Message: err.Error()}
 		return

@@ -32,7 +32,7 @@ func TestRedirectChain(t *testing.T) {
 	srv := serve(t, mux)
 	rec := captureURL(t, newCapturer(t, testOptions()), srv.URL+"/a")
 	wantOK(t, rec)
-	want := []Redirect{{srv.URL + "/a", 301}, {srv.URL + "/b", 302}}
+	want := []Redirect{{URL: srv.URL + "/a", Status: 301}, {URL: srv.URL + "/b", Status: 302}}
 	if fmt.Sprint(rec.Redirects) != fmt.Sprint(want) {
 		t.Errorf("redirects = %v, want %v", rec.Redirects, want)
 	}

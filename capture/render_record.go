@@ -1,80 +1,37 @@
 package capture
 
+import "github.com/sieve-dev/sieve/capture/caprec"
+
 // Tiers a capture can run.
 const (
 	TierRender = "render" // a real browser read (Chromium)
 	TierAuto   = "auto"   // static first, render when the static read scores as a shell or too thin
 )
 
-// Render is what a browser read of a page saw, beside the walker's nodes.
-// waited_ms and the timing-like fields are volatile: they differ per run.
-type Render struct {
-	Status            int          `json:"status"`    // HTTP status of the main document as the browser saw it
-	FinalURL          string       `json:"final_url"` // document URL after redirects and script navigation
-	Title             string       `json:"title"`     // document.title after rendering
-	Lang              string       `json:"lang,omitempty"`
-	WaitedMS          int64        `json:"waited_ms"` // from navigation to the end of the settle wait
-	Settled           string       `json:"settled"`   // quiet | text | cap: what ended the settle wait
-	Hydrated          bool         `json:"hydrated"`  // the page's visible text grew after the load event
-	ReachedBottom     bool         `json:"reached_bottom"`
-	Checkpoints       int          `json:"checkpoints"`                  // scroll steps of the sweep
-	PageHeight        int          `json:"page_height"`                  // CSS px after the sweep
-	Screenshot        string       `json:"screenshot,omitempty"`         // blob key (sha256:…) of the PNG
-	ScreenshotClipped bool         `json:"screenshot_clipped,omitempty"` // taller than the cap: the top part only
-	Navigated         bool         `json:"navigated,omitempty"`          // a script or meta refresh loaded another document than the served one
-	FrameGaps         []FrameGap   `json:"frame_gaps"`                   // frames the walker could not enter
-	Refused           []Refusal    `json:"refused,omitempty"`            // requests the address policy kept from leaving the browser, and windows closed unopened
-	RefusedMore       int          `json:"refused_more,omitempty"`       // refusals not listed (at most 100 are); past 1,000 repeats count again
-	Dialogs           []Dialog     `json:"dialogs,omitempty"`            // JavaScript dialogs the page opened (each dismissed at once)
-	Retried           bool         `json:"retried,omitempty"`            // read a second time: the first ran out of time, or showed far less text than the static read (then with a longer settle)
-	Canvases          []CanvasRead `json:"canvases,omitempty"`           // visible canvases whose text was read (canvas_scene, canvas_ocr) or not (gap): see CanvasRead
-	Error             *Error       `json:"error,omitempty"`              // why the browser read failed (kind "render")
-}
+// What a browser read records: the types live in package caprec (see
+// record.go).
+type (
+	// Render is what a browser read of a page saw, beside the walker's nodes.
+	Render = caprec.Render
+	// FrameGap is an embedded frame the walker could not read (cross-origin).
+	FrameGap = caprec.FrameGap
+	// DOMNode is one rendered node, in pre-order with the parent's index.
+	DOMNode = caprec.DOMNode
+	// Box is a page-coordinate border box in CSS pixels, rounded.
+	Box = caprec.Box
+	// BrowserTrace is what shaped a browser read, so it can be replayed.
+	BrowserTrace = caprec.BrowserTrace
+	// Refusal is one request the address policy kept from leaving the browser.
+	Refusal = caprec.Refusal
+	// Dialog is a JavaScript dialog the page opened; it was dismissed at once.
+	Dialog = caprec.Dialog
+	// CanvasRead is what the render tier read off one visible <canvas>.
+	CanvasRead = caprec.CanvasRead
+)
 
-// FrameGap is an embedded frame the walker could not read (cross-origin).
-type FrameGap struct {
-	Src    string `json:"src"`
-	Reason string `json:"reason"`
-}
-
-// DOMNode is one rendered node: an element or a text node ("#text"), in
-// pre-order with the parent's index. Role, level and path are derived by
-// normalize, as for served HTML.
-type DOMNode struct {
-	Parent     int               `json:"parent"`
-	Tag        string            `json:"tag"`
-	Text       string            `json:"text,omitempty"`
-	Attrs      map[string]string `json:"attrs,omitempty"`
-	Hidden     string            `json:"hidden,omitempty"`      // own visibility verdict (a normalize reason code)
-	HiddenRule string            `json:"hidden_rule,omitempty"` // the computed-style evidence
-	Source     string            `json:"source,omitempty"`      // "canvas_fallback" under <canvas>, canvas_scene / canvas_ocr for text read off one; else dom
-	Box        *Box              `json:"box,omitempty"`         // page coordinates, CSS px
-}
-
-// Box is a page-coordinate border box in CSS pixels, rounded.
-type Box struct {
-	X int `json:"x"`
-	Y int `json:"y"`
-	W int `json:"w"`
-	H int `json:"h"`
-}
-
-// BrowserTrace is what shaped a browser read, so it can be replayed.
-type BrowserTrace struct {
-	Chromium        string   `json:"chromium"`      // product/version the browser reports
-	UserAgent       string   `json:"user_agent"`    // the browser's User-Agent: sieve's (--user-agent)
-	WalkerSHA256    string   `json:"walker_sha256"` // hash of the in-page walker script
-	Viewport        string   `json:"viewport"`      // WxH CSS px
-	Locale          string   `json:"locale"`
-	Timezone        string   `json:"timezone"`
-	Flags           []string `json:"flags"`       // every command-line flag given to Chromium
-	SettleMS        int64    `json:"settle_ms"`   // the settle-wait cap
-	SweepSteps      int      `json:"sweep_steps"` // the sweep cap
-	RenderTimeoutMS int64    `json:"render_timeout_ms"`
-	Sandboxed       bool     `json:"sandboxed"`              // Chromium's sandbox is on
-	RunAs           string   `json:"run_as"`                 // "nobody" when sieve runs as root, else "self"
-	SandboxNote     string   `json:"sandbox_note,omitempty"` // why the sandbox is off
-	HeapMB          int      `json:"heap_mb"`                // each page's JavaScript heap limit
-	MemoryMB        int      `json:"memory_mb"`              // the browser tree's memory budget
-	OCR             string   `json:"ocr,omitempty"`          // Tesseract's version, when a canvas was read by OCR
-}
+// Block sources of text read off a canvas (ARTIFACT: "anything other than
+// dom and static was not read from a document").
+const (
+	SourceCanvasScene = caprec.SourceCanvasScene
+	SourceCanvasOCR   = caprec.SourceCanvasOCR
+)

@@ -22,6 +22,7 @@ type staticRead struct {
 	mount    string // an empty application mount point, if any
 	vendor   string // a bot-protection marker, if any
 	noscript bool   // a <noscript> asks for JavaScript
+	low      []byte // marker's buffer
 }
 
 // Escalation thresholds: a static read is a shell below shellChars of
@@ -43,7 +44,7 @@ func decideTier(rec *Record) (score *float64, render bool, reason string) {
 		return nil, false, fmt.Sprintf("content type %q is read as served", rec.ContentType)
 	}
 	s, doc := scanStatic(rec.Body)
-	rec.parsed = &parsedBody{body: rec.Body, doc: doc}
+	rec.KeepParsedBody(doc)
 	v := math.Round(math.Min(1, float64(s.chars)/fullChars)*100) / 100
 	if s.scripts == 0 {
 		v = 1
@@ -82,14 +83,14 @@ func scanStatic(body string) (staticRead, *html.Node) {
 		switch n.Type {
 		case html.TextNode:
 			if !hidden {
-				s.chars += utf8.RuneCountInString(strings.Join(strings.Fields(n.Data), " "))
+				s.chars += spacedLen(n.Data)
 			}
 			return
 		case html.ElementNode:
 			switch n.DataAtom {
 			case atom.Script:
 				s.scripts++
-				s.marker(textOf(n) + " " + attrOf(n, "src"))
+				s.marker(textOf(n), attrOf(n, "src"))
 				return
 			case atom.Noscript:
 				s.noscript = s.noscript || strings.Contains(strings.ToLower(textOf(n)), "javascript")
@@ -98,7 +99,7 @@ func scanStatic(body string) (staticRead, *html.Node) {
 				s.headScripts(n)
 				return
 			}
-			s.marker(attrOf(n, "class") + " " + attrOf(n, "id") + " " + attrOf(n, "src"))
+			s.marker(attrOf(n, "class"), attrOf(n, "id"), attrOf(n, "src"))
 			hidden = hidden || hasAttrOf(n, "hidden") || strings.Contains(strings.ReplaceAll(attrOf(n, "style"), " ", ""), "display:none")
 			if id := attrOf(n, "id"); s.mount == "" && markers.MountIDs[id] && strings.TrimSpace(textOf(n)) == "" {
 				s.mount = fmt.Sprintf("<%s id=%q>", n.Data, id)
@@ -117,20 +118,7 @@ func (s *staticRead) headScripts(n *html.Node) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode && c.DataAtom == atom.Script {
 			s.scripts++
-			s.marker(textOf(c) + " " + attrOf(c, "src"))
-		}
-	}
-}
-
-func (s *staticRead) marker(text string) {
-	if s.vendor != "" || text == "" {
-		return
-	}
-	low := strings.ToLower(text)
-	for _, m := range challengeMarkers {
-		if strings.Contains(low, m) {
-			s.vendor = m
-			return
+			s.marker(textOf(c), attrOf(c, "src"))
 		}
 	}
 }
@@ -194,7 +182,7 @@ func (c *Capturer) tiered(ctx context.Context, rec *Record) {
 		return
 	}
 	// Not held while the page renders: the render replaces what was parsed.
-	rec.parsed = nil
+	rec.KeepParsedBody(nil)
 	var store blobPutter // a nil *blob.Store must stay a nil interface
 	if c.blobs != nil {
 		store = c.blobs
@@ -348,7 +336,7 @@ func (c *Capturer) mergeRender(rec *Record, r *pageRead) {
 		// the page tried to leave for a refused address (or out of the
 		// crawl's scope): that is the outcome, never a silently different page
 		kind := ErrPrivate
-		if top.outOfScope {
+		if top.OutOfScope {
 			kind = ErrOutOfScope
 		}
 		rec.Error = &Error{Kind: kind, Message: "the page's own navigation to " + top.URL + " was refused: " + top.Reason}

@@ -67,7 +67,7 @@ func (h *handoff) transform(ctx context.Context, line []byte) ([]byte, error) {
 		crec.FinalURL = h.ch.Base // as capture.BaseURL does to the line
 	}
 	h.ch.progress(1)
-	asDecoded(&crec)
+	captureAsDecoded(&crec)
 	var nrec *normalize.Record
 	if err := step(ctx, "normalize", lineOf(&crec), func() error {
 		if err := ctx.Err(); err != nil {

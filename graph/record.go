@@ -1,7 +1,7 @@
 package graph
 
 import (
-	"github.com/sieve-dev/sieve/capture"
+	capture "github.com/sieve-dev/sieve/capture/caprec"
 	"github.com/sieve-dev/sieve/internal/version"
 	"github.com/sieve-dev/sieve/normalize"
 )

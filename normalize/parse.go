@@ -8,7 +8,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/sieve-dev/sieve/capture"
+	capture "github.com/sieve-dev/sieve/capture/caprec"
 )
 
 // readHTML parses the body and fills out's nodes, doc facts and stats.

@@ -1,6 +1,6 @@
 package normalize
 
-import "github.com/sieve-dev/sieve/capture"
+import capture "github.com/sieve-dev/sieve/capture/caprec"
 
 // Thresholds of tables found by alignment alone (no ruling lines).
 const (

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/sieve-dev/sieve/capture"
+	capture "github.com/sieve-dev/sieve/capture/caprec"
 )
 
 // Layout thresholds of the reading order (font sizes are the region's

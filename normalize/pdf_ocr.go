@@ -1,6 +1,6 @@
 package normalize
 
-import "github.com/sieve-dev/sieve/capture"
+import capture "github.com/sieve-dev/sieve/capture/caprec"
 
 // SourcePDFOCR marks nodes whose text a machine read off a PDF page's
 // pixels: a scanned page sieve read by OCR (capture's pages[].ocr), or an

@@ -3,7 +3,7 @@ package normalize
 import (
 	"math"
 
-	"github.com/sieve-dev/sieve/capture"
+	capture "github.com/sieve-dev/sieve/capture/caprec"
 )
 
 // Bounds of the paint lookup: a page of 200,000 glyphs over 5,000 filled

@@ -3,7 +3,7 @@ package normalize
 import (
 	"math"
 
-	"github.com/sieve-dev/sieve/capture"
+	capture "github.com/sieve-dev/sieve/capture/caprec"
 )
 
 // A page whose text runs down, up or upside down on the displayed page

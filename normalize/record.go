@@ -1,6 +1,6 @@
 package normalize
 
-import "github.com/sieve-dev/sieve/capture"
+import capture "github.com/sieve-dev/sieve/capture/caprec"
 
 // Record is the normalized record: the served document as a flat, ordered
 // node list plus document-level facts. It carries the capture it came from

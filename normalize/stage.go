@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/sieve-dev/sieve/capture"
+	capture "github.com/sieve-dev/sieve/capture/caprec"
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/codec"
 	"github.com/sieve-dev/sieve/internal/jsonl"

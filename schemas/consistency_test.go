@@ -134,7 +134,7 @@ func TestEnumsMatchGoConstants(t *testing.T) {
 		{"outcome status", "../graph/record.go", "Status", d["status"].Enum},
 		{"block type", "../graph/record.go", "Type", d["block"].Properties["type"].Enum},
 		{"hidden reason", "../normalize/record.go", "Hidden", d["hidden_reason"].Enum},
-		{"capture error kind", "../capture/record.go", "Err", d["capture_error"].Properties["kind"].Enum},
+		{"capture error kind", "../capture/caprec/record.go", "Err", d["capture_error"].Properties["kind"].Enum},
 	}
 	for _, c := range cases {
 		want := stringConsts(t, c.file, c.prefix)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sieve-dev/sieve/capture"
+	capture "github.com/sieve-dev/sieve/capture/caprec"
 	"github.com/sieve-dev/sieve/graph"
 )
 

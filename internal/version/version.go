@@ -4,6 +4,7 @@ package version
 
 import (
 	"runtime/debug"
+	"sync"
 
 	"github.com/sieve-dev/sieve/internal/codec"
 )
@@ -22,12 +23,17 @@ type Library struct {
 // output, so that every binary running the stage reports the same list.
 // A module the build information does not list is reported as "(devel)".
 func Of(paths ...string) []Library {
-	var deps []*debug.Module
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		deps = bi.Deps
-	}
-	return of(deps, paths)
+	return of(buildDeps(), paths)
 }
+
+// buildDeps is the binary's module list, read once: debug.ReadBuildInfo
+// parses the embedded build information on every call.
+var buildDeps = sync.OnceValue(func() []*debug.Module {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.Deps
+	}
+	return nil
+})
 
 func of(deps []*debug.Module, paths []string) []Library {
 	have := map[string]string{}
