@@ -11,10 +11,10 @@ func SetPDFOCRTime(page, doc time.Duration) func() {
 	return func() { pdfOCRPageTime, pdfOCRDocTime = p, d }
 }
 
-// ScanPixels is page i of a PDF as capture hands it to Tesseract (a PGM)
+// ScanPixels is page i of a PDF as capture hands it to Tesseract (a BMP)
 // and the dpi it was rendered at: the benchmarks run Tesseract alone on
 // the same pixels.
 func ScanPixels(body []byte, i int, w, h float64) ([]byte, int, error) {
 	im, err := scanPixels(body, i, w, h, true)
-	return im.pgm, im.dpi, err
+	return im.bmp, im.dpi, err
 }

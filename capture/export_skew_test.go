@@ -4,11 +4,11 @@ import "math"
 
 // ScanPixelsStraightened is ScanPixels with the page straightened whatever
 // its skew (straighten) or never, and the skew measured.
-func ScanPixelsStraightened(body []byte, i int, w, h float64, straighten bool) (pgm []byte, dpi int, err error) {
+func ScanPixelsStraightened(body []byte, i int, w, h float64, straighten bool) (bmp []byte, dpi int, err error) {
 	at := math.Inf(1)
 	if straighten {
 		at = 0
 	}
 	im, err := scanPixelsAt(body, i, w, h, true, at)
-	return im.pgm, im.dpi, err
+	return im.bmp, im.dpi, err
 }

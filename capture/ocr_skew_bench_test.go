@@ -54,12 +54,12 @@ func readSkewed(b *testing.B, data []byte, straighten bool) string {
 	}
 	var sb strings.Builder
 	for i, p := range doc.Pages {
-		pgm, dpi, err := capture.ScanPixelsStraightened(data, i, p.Width, p.Height, straighten)
+		bmp, dpi, err := capture.ScanPixelsStraightened(data, i, p.Width, p.Height, straighten)
 		if err != nil {
 			b.Fatal(err)
 		}
-		f := filepath.Join(b.TempDir(), fmt.Sprintf("page%d.pgm", i))
-		if err := os.WriteFile(f, pgm, 0o644); err != nil {
+		f := filepath.Join(b.TempDir(), fmt.Sprintf("page%d.bmp", i))
+		if err := os.WriteFile(f, bmp, 0o644); err != nil {
 			b.Fatal(err)
 		}
 		sb.WriteString(run(b, "", ocr.Command(), f, "stdout", "--psm", "3", "--dpi", fmt.Sprint(dpi)))

@@ -76,7 +76,7 @@ func pdfRecord(doc *pdf.Document) *PDF {
 		out.Pages[i] = PDFPage{
 			PDFPageInfo: PDFPageInfo{
 				Index: p.Index, Width: p.Width, Height: p.Height, Rotation: p.Rotation, Error: p.Err,
-				Links: pdfLinks(p.Links), Annotations: pdfAnnots(p.Annots),
+				Links: pdfLinks(p.Links), Annotations: pdfAnnots(p.Annots), Unmapped: p.Unmapped,
 			},
 			Lines:   pdfLines(p.Lines()),
 			Tags:    pdfTags(p.Tags),

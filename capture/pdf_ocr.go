@@ -46,20 +46,9 @@ var (
 	pdfOCRDocTime  = 10 * time.Minute
 )
 
-// PDFPageOCR says that a page without a text layer was read by OCR, or why
-// it was not (Gap): its lines are then Tesseract's, in points, and every
-// block made of them has source pdf_ocr.
-type PDFPageOCR struct {
-	Engine  string `json:"engine,omitempty"`  // Tesseract's version line
-	DPI     int    `json:"dpi,omitempty"`     // the page was rendered at
-	Words   int    `json:"words"`             // words read at or above the confidence floor
-	Dropped int    `json:"dropped,omitempty"` // words under the floor (ocr.MinConfidence): not content
-	Gap     string `json:"gap,omitempty"`     // why the page was not read
-}
-
-// readScans reads by OCR each page of rec's PDF that has no text but
-// something drawn on it, within the budgets: fillBody left the PDF's
-// bytes in c.scans.
+// readScans reads by OCR each page of rec's PDF that has no text (or only
+// text PDFium cannot map, over a scan) but something drawn on it, within
+// the budgets: fillBody left the PDF's bytes in c.scans.
 func (c *Capturer) readScans(ctx context.Context, rec *Record) {
 	b, ok := c.scans.LoadAndDelete(rec)
 	if !ok || rec.PDF == nil {
@@ -76,6 +65,7 @@ func (c *Capturer) readScans(ctx context.Context, rec *Record) {
 		return
 	}
 	engine, err := ocr.Version()
+	langs := scanLanguages(body)
 	ctx, cancel := context.WithTimeout(ctx, pdfOCRDocTime)
 	defer cancel()
 	for k, p := range scans {
@@ -87,17 +77,22 @@ func (c *Capturer) readScans(ctx context.Context, rec *Record) {
 		case ctx.Err() != nil:
 			p.OCR = &PDFPageOCR{Gap: fmt.Sprintf("not read by OCR: the document's OCR time (%s) ran out before this page", pdfOCRDocTime)}
 		default:
-			p.OCR = readScan(ctx, p, body, engine)
+			p.OCR = readScan(ctx, p, body, engine, langs(p))
 		}
 	}
 }
 
-// scanned reports a page that was read, has no text at all and has an
-// image or a path on it: a page with any text (an OCR layer another tool
-// laid over the scan included) is read from that text.
+// scanned reports a page that was read and has an image or a path on
+// it, and either text PDFium could not map to Unicode over a scan
+// (onScan) or no text at all: a page with any other text (an OCR layer
+// another tool laid over the scan included) is read from that text, and
+// unmapped text elsewhere stays a gap (graph's unmapped_text).
 func scanned(p *PDFPage) bool {
 	if p.Error != "" || len(p.Images) == 0 && len(p.Rects) == 0 {
 		return false
+	}
+	if p.Unmapped > 0 {
+		return onScan(p)
 	}
 	for _, l := range p.Lines {
 		for _, s := range l.Spans {
@@ -107,6 +102,42 @@ func scanned(p *PDFPage) bool {
 		}
 	}
 	return true
+}
+
+// scanShare is the share of a page an image covers for text on that page
+// to lie on a scan: normalize's pdfScanShare, by which invisible text
+// over such an image is an OCR layer.
+const scanShare = 0.25
+
+// onScan reports a page one image of which covers scanShare of it or
+// more: the text PDFium could not map (pages[].unmapped) lies on a scan,
+// as a scanner's or OCR tool's text layer does, so the pixels under it
+// hold what it says. Unmapped text over blank paper stays a gap.
+func onScan(p *PDFPage) bool {
+	for _, im := range p.Images {
+		w := min(im.X+im.W, p.Width) - max(im.X, 0)
+		h := min(im.Y+im.H, p.Height) - max(im.Y, 0)
+		if w > 0 && h > 0 && w*h >= scanShare*p.Width*p.Height {
+			return true
+		}
+	}
+	return false
+}
+
+// scanLanguages is how a page of the PDF in body is to be read: in the
+// languages its document names (ocr.Languages: /Lang for every page; the
+// CMaps of fonts without Unicode for a page that shows such text) that
+// Tesseract has data for, and English.
+func scanLanguages(body []byte) func(*PDFPage) ocr.Choice {
+	named := pdf.FindLanguages(body)
+	have, _ := ocr.InstalledLanguages() // when Tesseract is missing, Read says so
+	return func(p *PDFPage) ocr.Choice {
+		var cmaps []string
+		if p.Unmapped > 0 {
+			cmaps = named.CMaps
+		}
+		return ocr.Choose(ocr.Languages(named.Lang, cmaps), have)
+	}
 }
 
 // ocrDPI is the dpi a page of w×h points is rendered at: a scan's own
@@ -128,8 +159,9 @@ func ocrDPI(w, h, scanDPI float64) int {
 	return dpi
 }
 
-// readScan renders page p and reads it; its lines become Tesseract's.
-func readScan(ctx context.Context, p *PDFPage, body []byte, engine string) *PDFPageOCR {
+// readScan renders page p and reads it in lang; its lines become
+// Tesseract's.
+func readScan(ctx context.Context, p *PDFPage, body []byte, engine string, lang ocr.Choice) *PDFPageOCR {
 	if ocrDPI(p.Width, p.Height, minPDFOCRDPI) == 0 {
 		return &PDFPageOCR{Gap: fmt.Sprintf("not read by OCR: a %.0f × %.0f pt page is over %d pixels even at %d dpi", p.Width, p.Height, MaxPDFOCRPixels, minPDFOCRDPI)}
 	}
@@ -140,14 +172,14 @@ func readScan(ctx context.Context, p *PDFPage, body []byte, engine string) *PDFP
 	pctx, cancel := context.WithTimeout(ctx, pdfOCRPageTime)
 	defer cancel()
 	dpi, scale := im.dpi, float64(im.dpi)/72
-	res, err := ocr.Read(pctx, im.pgm, ocr.Options{Scale: scale, PSM: ocrPSM, DPI: dpi})
+	res, err := ocr.Read(pctx, im.bmp, ocr.Options{Scale: scale, PSM: ocrPSM, DPI: dpi, Lang: lang.Lang})
 	switch {
 	case pctx.Err() != nil:
 		return &PDFPageOCR{Gap: fmt.Sprintf("not read by OCR: Tesseract took longer than %s", pdfOCRPageTime)}
 	case err != nil:
 		return &PDFPageOCR{Gap: "not read by OCR: " + err.Error()}
 	}
-	out := &PDFPageOCR{Engine: engine, DPI: dpi, Dropped: res.Dropped}
+	out := &PDFPageOCR{Engine: engine, DPI: dpi, Dropped: res.Dropped, Lang: lang.Lang, LangGap: lang.Gap()}
 	unskewLines(res.Lines, im, scale)
 	p.Lines = scanLines(res.Lines)
 	for _, l := range p.Lines {
@@ -158,7 +190,7 @@ func readScan(ctx context.Context, p *PDFPage, body []byte, engine string) *PDFP
 
 // scanImage is a page as Tesseract reads it.
 type scanImage struct {
-	pgm  []byte  // grey, despeckled, faint text erased, straightened
+	bmp  []byte  // grey, faint text erased, despeckled, straightened
 	dpi  int     // rendered at
 	skew float64 // degrees the page was turned back by (0: not turned)
 	w, h int     // pixels
@@ -167,7 +199,7 @@ type scanImage struct {
 // scanPixels is page i (w×h points) as Tesseract reads it: rendered at
 // ocrDPI (at the scan's own dpi only when onlyImages: a page with paths
 // may be text set as outlines over a coarse background picture, read
-// best at PDFOCRDPI), grey, despeckled, faint text erased, and turned
+// best at PDFOCRDPI), grey, faint text erased, despeckled, and turned
 // straight when its lines are skewed by ocr.MinDeskew or more.
 func scanPixels(body []byte, i int, w, h float64, onlyImages bool) (scanImage, error) {
 	return scanPixelsAt(body, i, w, h, onlyImages, ocr.MinDeskew)
@@ -186,14 +218,16 @@ func scanPixelsAt(body []byte, i int, w, h float64, onlyImages bool, minDeskew f
 	if err != nil {
 		return scanImage{}, err
 	}
-	g := ocr.HideFaint(ocr.Despeckle(img))
+	// faint text erased first: its levelled background is what lets the
+	// median skip most of the page
+	g := ocr.Despeckle(ocr.HideFaint(img))
 	skew := ocr.Skew(g)
 	if math.Abs(skew) < minDeskew {
 		skew = 0
 	} else {
 		g = ocr.Straightened(g, skew)
 	}
-	return scanImage{pgm: ocr.PGM(g), dpi: dpi, skew: skew, w: g.Rect.Dx(), h: g.Rect.Dy()}, nil
+	return scanImage{bmp: ocr.BMP(g), dpi: dpi, skew: skew, w: g.Rect.Dx(), h: g.Rect.Dy()}, nil
 }
 
 // unskewLines maps a straightened page's lines back onto the page as it

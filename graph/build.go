@@ -78,6 +78,7 @@ func BuildWith(rec *normalize.Record, lim Limits) *Record {
 		g.Gaps = append(g.Gaps, gap)
 	}
 	pdfOCR(g, rec)
+	pdfUnmapped(g, rec)
 	if rec.Doc.RootHidden != "" {
 		notes = append(notes, "the page hides itself until a script runs ("+rec.Doc.RootHidden+"); a loading state, so its text is read as shown, not as hidden")
 	}

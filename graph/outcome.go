@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sieve-dev/sieve/capture"
+	capture "github.com/sieve-dev/sieve/capture/caprec"
 	"github.com/sieve-dev/sieve/normalize"
 )
 
@@ -297,7 +297,7 @@ func shellSignals(s *signals, add func(string, string, ...string)) {
 	if s.visibleChars == 0 {
 		if isPDF(rec) {
 			if !pdfAllPagesFailed(rec) { // then pdfPageSignals says why
-				add(StatusEmptyAfterRender, StatusEmptyAfterRender, fmt.Sprintf("the PDF's %d page(s) have no text layer (a scanned or image-only PDF; sieve does no OCR)", pdfPageCount(rec)))
+				add(StatusEmptyAfterRender, StatusEmptyAfterRender, fmt.Sprintf("the PDF's %d page(s) have no text layer and OCR read no text on them (blank pages, or see the gaps)", pdfPageCount(rec)))
 			}
 			return
 		}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sieve-dev/sieve/capture"
+	capture "github.com/sieve-dev/sieve/capture/caprec"
 	"github.com/sieve-dev/sieve/normalize"
 )
 
@@ -280,4 +280,25 @@ func overlap(a, b Box) int {
 		return 0
 	}
 	return w * h
+}
+
+// GapUnmappedText is the gap kind of a PDF page that draws text whose
+// glyphs could not be mapped to Unicode (capture's pages[].unmapped).
+const GapUnmappedText = "unmapped_text"
+
+// pdfUnmapped makes a gap of each page that shows text its text layer does
+// not give (a font without a Unicode mapping PDFium reads), unless OCR
+// read the page: that text is not in the content, and nothing else says so.
+func pdfUnmapped(g *Record, rec *normalize.Record) {
+	d := rec.Capture.PDF
+	if d == nil {
+		return
+	}
+	for _, p := range d.Pages {
+		if p.Unmapped == 0 || p.OCR != nil && p.OCR.Gap == "" {
+			continue
+		}
+		g.Gaps = append(g.Gaps, Gap{Label: fmt.Sprintf("page %d (text without Unicode)", p.Index+1), Kind: GapUnmappedText,
+			Reason: fmt.Sprintf("%d runs of text on the page use a font whose glyphs could not be mapped to Unicode (no ToUnicode map, a character collection the PDF engine does not read): that text is not in the content", p.Unmapped)})
+	}
 }

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/sieve-dev/sieve/capture"
+	capture "github.com/sieve-dev/sieve/capture/caprec"
 )
 
 // Ruling-line thresholds (points).
@@ -68,9 +68,17 @@ func ruledTables(rects []capture.PDFRect, words []pdfWord) []*pdfTable {
 		return nil
 	}
 	var out []*pdfTable
-	for _, c := range ruleGroups(hs, vs) {
-		if t := gridTable(c.hs, c.vs, words); t != nil {
+	for _, c := range ruleGroups(hs, vs, true) {
+		if t := gridTable(c.hs, c.vs, openSides(c.hs, c.vs), words); t != nil && 4*splitCells(t) < filledCells(t) {
 			out = append(out, t)
+			continue
+		}
+		// Joined, the segments make no grid of this text (columns of
+		// text inside its cells): each crossing alone may still.
+		for _, sub := range ruleGroups(c.hs, c.vs, false) {
+			if t := gridTable(sub.hs, sub.vs, [2]float64{}, words); t != nil {
+				out = append(out, t)
+			}
 		}
 	}
 	return out
@@ -79,8 +87,9 @@ func ruledTables(rects []capture.PDFRect, words []pdfWord) []*pdfTable {
 type ruleGroup struct{ hs, vs []rule }
 
 // ruleGroups splits rules into connected groups (a horizontal and a
-// vertical rule touch when they cross within pdfRuleSnap).
-func ruleGroups(hs, vs []rule) []ruleGroup {
+// vertical rule touch when they cross within pdfRuleSnap; with segments,
+// so do two rules on one line that touch: a border drawn in pieces).
+func ruleGroups(hs, vs []rule, segments bool) []ruleGroup {
 	n := len(hs) + len(vs)
 	parent := make([]int, n)
 	for i := range parent {
@@ -92,6 +101,16 @@ func ruleGroups(hs, vs []rule) []ruleGroup {
 			i = parent[i]
 		}
 		return i
+	}
+	join := func(a, b int) {
+		a, b = find(a), find(b)
+		if a != b {
+			parent[max(a, b)] = min(a, b)
+		}
+	}
+	if segments {
+		joinCollinear(hs, 0, join)
+		joinCollinear(vs, len(hs), join)
 	}
 	for i, h := range hs {
 		for j, v := range vs {
@@ -124,6 +143,62 @@ func ruleGroups(hs, vs []rule) []ruleGroup {
 		out = append(out, *groups[r])
 	}
 	return out
+}
+
+// joinCollinear joins the rules of one direction that lie on one line and
+// touch or overlap (a border drawn cell by cell, in segments); first is
+// the index of rs[0] in the union.
+func joinCollinear(rs []rule, first int, join func(a, b int)) {
+	idx := make([]int, len(rs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		return cmp.Or(cmp.Compare(rs[a].at, rs[b].at), cmp.Compare(rs[a].lo, rs[b].lo))
+	})
+	for k := 1; k < len(idx); k++ {
+		a, b := rs[idx[k-1]], rs[idx[k]]
+		if b.at-a.at <= pdfRuleSnap && b.lo <= a.hi+pdfRuleSnap {
+			join(first+idx[k-1], first+idx[k])
+		}
+	}
+}
+
+// pdfOpenRules is how many horizontal grid lines must run past the
+// outermost vertical rule, to the same end, for that side of a table to
+// be open (booktabs-style: columns outside the vertical rules, bounded
+// by the horizontal rules' ends).
+const pdfOpenRules = 3
+
+// openSides is the x of a table's open left and right edges (0 when the
+// side is closed): where at least pdfOpenRules horizontal grid lines
+// run on past the outermost vertical rule by pdfRuleLong or more.
+func openSides(hs, vs []rule) (open [2]float64) {
+	xs := snapLines(vs)
+	if len(xs) == 0 {
+		return open
+	}
+	var left, right []rule
+	for _, h := range hs {
+		if h.lo < xs[0]-pdfRuleLong {
+			left = append(left, rule{at: h.at, lo: h.lo})
+		}
+		if h.hi > xs[len(xs)-1]+pdfRuleLong {
+			right = append(right, rule{at: h.at, lo: h.hi})
+		}
+	}
+	for k, side := range [2][]rule{left, right} {
+		if len(snapLines(side)) < pdfOpenRules {
+			continue
+		}
+		ends := make([]float64, len(side))
+		for i, r := range side {
+			ends[i] = r.lo
+		}
+		slices.Sort(ends)
+		open[k] = ends[len(ends)/2] // the ends' median: rules of one table end together
+	}
+	return open
 }
 
 // snapLines clusters rule positions into grid lines.
@@ -179,8 +254,14 @@ func covered(rs []rule, lo, hi float64) bool {
 // is no table: fewer than two rows or columns, a word across an inner
 // rule, text in fewer than half the cells, or fewer than two rows with
 // text in two cells. Cells merge across a missing border (colspan, then rowspan).
-func gridTable(hs, vs []rule, words []pdfWord) *pdfTable {
+func gridTable(hs, vs []rule, open [2]float64, words []pdfWord) *pdfTable {
 	ys, xs := snapLines(hs), snapLines(vs)
+	if open[0] > 0 {
+		xs = append([]float64{open[0]}, xs...)
+	}
+	if open[1] > 0 {
+		xs = append(xs, open[1])
+	}
 	if len(ys) < 3 || len(xs) < 3 {
 		return nil
 	}
@@ -226,14 +307,9 @@ func gridTable(hs, vs []rule, words []pdfWord) *pdfTable {
 	if crossed(t.words, xs, ys, hAt, vAt) {
 		return nil // text runs across the rules: a plot's grid behind text
 	}
-	cells, filled := 0, 0
+	cells, filled := 0, filledCells(t)
 	for _, row := range t.rows {
 		cells += len(row)
-		for _, c := range row {
-			if len(c.words) > 0 {
-				filled++
-			}
-		}
 	}
 	if 2*filled < cells || fullRows(t) < 2 {
 		return nil // a drawing's grid: axes, ticks, a lattice of lines, a few labels
@@ -353,4 +429,51 @@ func rowBold(row []*pdfCell) bool {
 		}
 	}
 	return seen
+}
+
+// filledCells counts the cells with words.
+func filledCells(t *pdfTable) int {
+	n := 0
+	for _, row := range t.rows {
+		for _, c := range row {
+			if len(c.words) > 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// pdfCellSplit is the gap, in font sizes, between two words on one row
+// of a cell that makes them two columns of text.
+const pdfCellSplit = 2.0
+
+// splitCells counts the cells that hold two columns of text: two visible
+// words on one row pdfCellSplit sizes apart or more.
+func splitCells(t *pdfTable) int {
+	n := 0
+	for _, row := range t.rows {
+		for _, c := range row {
+			if cellSplit(c) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func cellSplit(c *pdfCell) bool {
+	for _, l := range wordRows(c.words) {
+		var prev *pdfWord
+		for _, w := range l.words {
+			if !w.visible() {
+				continue
+			}
+			if prev != nil && w.box.X-(prev.box.X+prev.box.W) >= pdfCellSplit*max(w.size, 1) {
+				return true
+			}
+			prev = w
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package ocr
 
 import (
+	"encoding/binary"
 	"image"
 	"math"
 )
@@ -117,37 +118,122 @@ func sharpness(pts []int32, w int, rows []int32, deg float64) float64 {
 // Straightened is g turned clockwise by skew degrees about its centre
 // (undoing a counter-clockwise skew), bilinear (8-bit weights, fixed
 // point), with the page's most common level where no pixel of g falls.
+// A run of 8 pixels drawn from squares of g that are all one level is
+// that level (what the sum gives): most of a despeckled page.
 func Straightened(g *image.Gray, skew float64) *image.Gray {
 	b := g.Bounds()
 	w, h := b.Dx(), b.Dy()
 	out := image.NewGray(image.Rect(0, 0, w, h))
 	bg := uint8(background(g))
+	flat := flatTiles(g)
 	sin, cos := math.Sincos(skew * math.Pi / 180)
 	const one = 1 << 16
 	dx, dy := int64(math.Round(cos*one)), int64(math.Round(-sin*one))
-	base := g.PixOffset(b.Min.X, b.Min.Y)
 	for y := range h {
 		o := out.Pix[y*out.Stride : y*out.Stride+w]
 		// the row's first source point (relative to g's corner), then
 		// cos, -sin a pixel
 		sx, sy := unskew(0, float64(y), skew, float64(w)/2, float64(h)/2)
 		fx, fy := int64(math.Round(sx*one)), int64(math.Round(sy*one))
-		for x := range w {
-			x0, y0 := int(fx>>16), int(fy>>16)
-			if uint(x0) < uint(w-1) && uint(y0) < uint(h-1) {
-				// inside: sampleFixed's sum, inline
-				i := base + y0*g.Stride + x0
-				ax, ay := uint32(fx>>8)&255, uint32(fy>>8)&255
-				top := uint32(g.Pix[i])*(256-ax) + uint32(g.Pix[i+1])*ax
-				bot := uint32(g.Pix[i+g.Stride])*(256-ax) + uint32(g.Pix[i+g.Stride+1])*ax
-				o[x] = uint8((top*(256-ay) + bot*ay + 1<<15) >> 16)
+		for x := 0; x < w; x += 8 {
+			n := min(8, w-x)
+			if v, ok := flat.level(fx, fy, fx+int64(n-1)*dx, fy+int64(n-1)*dy); ok {
+				fill(o[x:x+n], v)
 			} else {
-				o[x] = sampleFixed(g, fx, fy, bg)
+				sampleRun(g, o[x:x+n], fx, fy, dx, dy, bg)
 			}
-			fx, fy = fx+dx, fy+dy
+			fx, fy = fx+int64(n)*dx, fy+int64(n)*dy
 		}
 	}
 	return out
+}
+
+// fill sets o to v, eight bytes at a time when o is eight long.
+func fill(o []uint8, v uint8) {
+	if len(o) == 8 {
+		binary.LittleEndian.PutUint64(o, uint64(v)*ones)
+		return
+	}
+	for i := range o {
+		o[i] = v
+	}
+}
+
+// sampleRun fills o with g's bilinear levels from (fx, fy) on, a step
+// (dx, dy) a pixel (16.16 fixed point, relative to g's corner).
+func sampleRun(g *image.Gray, o []uint8, fx, fy, dx, dy int64, bg uint8) {
+	b := g.Bounds()
+	w, h := b.Dx(), b.Dy()
+	base := g.PixOffset(b.Min.X, b.Min.Y)
+	for x := range o {
+		x0, y0 := int(fx>>16), int(fy>>16)
+		if uint(x0) < uint(w-1) && uint(y0) < uint(h-1) {
+			// inside: sampleFixed's sum, inline
+			i := base + y0*g.Stride + x0
+			ax, ay := uint32(fx>>8)&255, uint32(fy>>8)&255
+			top := uint32(g.Pix[i])*(256-ax) + uint32(g.Pix[i+1])*ax
+			bot := uint32(g.Pix[i+g.Stride])*(256-ax) + uint32(g.Pix[i+g.Stride+1])*ax
+			o[x] = uint8((top*(256-ay) + bot*ay + 1<<15) >> 16)
+		} else {
+			o[x] = sampleFixed(g, fx, fy, bg)
+		}
+		fx, fy = fx+dx, fy+dy
+	}
+}
+
+// tileSide is the side of the squares flatTiles marks.
+const tileSide = 16
+
+// tiles marks which tileSide squares of an image are all one level.
+type tiles struct {
+	lv   []int16 // each square's level, or -1
+	cols int
+	w, h int // the image's size
+}
+
+// flatTiles marks g's squares that are all one level.
+func flatTiles(g *image.Gray) tiles {
+	b := g.Bounds()
+	w, h := b.Dx(), b.Dy()
+	t := tiles{cols: (w + tileSide - 1) / tileSide, w: w, h: h}
+	t.lv = make([]int16, t.cols*((h+tileSide-1)/tileSide))
+	for i := range t.lv {
+		ty, tx := i/t.cols, i%t.cols
+		x0, y0 := b.Min.X+tx*tileSide, b.Min.Y+ty*tileSide
+		v := g.Pix[g.PixOffset(x0, y0)]
+		t.lv[i] = int16(v)
+		for y := y0; y < min(y0+tileSide, b.Max.Y) && t.lv[i] >= 0; y++ {
+			for _, p := range g.Pix[g.PixOffset(x0, y):g.PixOffset(min(x0+tileSide, b.Max.X), y)] {
+				if p != v {
+					t.lv[i] = -1
+					break
+				}
+			}
+		}
+	}
+	return t
+}
+
+// level is the one level of the squares under the pixels a bilinear run
+// from (x0, y0) to (x1, y1) reads (16.16 fixed point), if they have one;
+// false too when the run reads off the image.
+func (t tiles) level(x0, y0, x1, y1 int64) (uint8, bool) {
+	lx, hx := int(min(x0, x1)>>16), int(max(x0, x1)>>16)+1
+	ly, hy := int(min(y0, y1)>>16), int(max(y0, y1)>>16)+1
+	if lx < 0 || ly < 0 || hx >= t.w || hy >= t.h {
+		return 0, false
+	}
+	v := int16(-1)
+	for ty := ly / tileSide; ty <= hy/tileSide; ty++ {
+		for tx := lx / tileSide; tx <= hx/tileSide; tx++ {
+			l := t.lv[ty*t.cols+tx]
+			if l < 0 || v >= 0 && l != v {
+				return 0, false
+			}
+			v = l
+		}
+	}
+	return uint8(v), true
 }
 
 // sampleFixed is g's bilinear level at (x, y) in 16.16 fixed point,

@@ -58,3 +58,30 @@ func TestStraightenedAndUnskew(t *testing.T) {
 		t.Errorf("unskewed box %+v: its middle (%.0f, %.0f) is not on the dash (level %d), or its size changed", b, mx, my, turned.GrayAt(int(mx), int(my)).Y)
 	}
 }
+
+// TestStraightenedIsBilinear: the runs Straightened fills from squares of
+// one level are what the bilinear sum gives pixel by pixel (sampleFixed),
+// on a page with flat margins, text and noise.
+func TestStraightenedIsBilinear(t *testing.T) {
+	page := ocrtest.Rotate(linesPage(), 2.3)
+	for i := 0; i < len(page.Pix); i += 997 {
+		page.Pix[i] = uint8(i % 251) // specks, a few squares apart
+	}
+	for _, skew := range []float64{2.3, -0.7} {
+		got := Straightened(page, skew)
+		w, h := page.Rect.Dx(), page.Rect.Dy()
+		bg := uint8(background(page))
+		sin, cos := math.Sincos(skew * math.Pi / 180)
+		for y := range h {
+			sx, sy := unskew(0, float64(y), skew, float64(w)/2, float64(h)/2)
+			fx, fy := int64(math.Round(sx*65536)), int64(math.Round(sy*65536))
+			dx, dy := int64(math.Round(cos*65536)), int64(math.Round(-sin*65536))
+			for x := range w {
+				if want := sampleFixed(page, fx, fy, bg); got.Pix[y*got.Stride+x] != want {
+					t.Fatalf("skew %g, pixel (%d, %d): %d, want %d", skew, x, y, got.Pix[y*got.Stride+x], want)
+				}
+				fx, fy = fx+dx, fy+dy
+			}
+		}
+	}
+}

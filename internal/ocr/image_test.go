@@ -12,14 +12,18 @@ import (
 )
 
 // TestDespeckleIsTheMedian compares Despeckle with the median of each
-// pixel's 3×3 neighbourhood (edges clamped) on random images.
+// pixel's 3×3 neighbourhood (edges clamped) on random images: noise
+// everywhere, and one level with specks (the runs it counts, not sorts).
 func TestDespeckleIsTheMedian(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range 20 {
-		w, h := 1+rng.IntN(9), 1+rng.IntN(9)
+	for k := range 40 {
+		w, h := 1+rng.IntN(40), 1+rng.IntN(12)
 		g := image.NewGray(image.Rect(0, 0, w, h))
 		for i := range g.Pix {
 			g.Pix[i] = uint8(rng.IntN(256))
+			if n := []int{0, 3, 20}[k%3]; n > 0 && rng.IntN(n) > 0 { // a speck in 3 or in 20
+				g.Pix[i] = 200
+			}
 		}
 		d := Despeckle(cloneGray(g))
 		for y := range h {
@@ -54,8 +58,23 @@ func TestDespeckleKeepsStrokesDropsSpecks(t *testing.T) {
 	if d.Pix[2*20+3] != 255 || d.Pix[5*20+11] != 0 {
 		t.Errorf("speck %d (want 255), stroke %d (want 0)", d.Pix[2*20+3], d.Pix[5*20+11])
 	}
-	if p := PGM(d); string(p[:11]) != "P5\n20 10\n25" || len(p) != 13+200 {
-		t.Errorf("PGM header %q, %d bytes", p[:13], len(p))
+}
+
+// TestBMP checks the header, the padding and the bottom-up rows of BMP:
+// the canvas and scan tests read every image through it.
+func TestBMP(t *testing.T) {
+	g := image.NewGray(image.Rect(0, 0, 5, 3)) // rows padded to 8
+	g.Pix[0*5+1] = 7                           // top row
+	g.Pix[2*5+4] = 9                           // bottom row
+	p := BMP(g)
+	if string(p[:2]) != "BM" || len(p) != bmpHead+3*8 || p[18] != 5 || p[22] != 3 || p[28] != 8 || p[10] != bmpHead&255 {
+		t.Fatalf("BMP header %v, %d bytes", p[:30], len(p))
+	}
+	if p[54+4*200] != 200 || p[54+4*200+2] != 200 {
+		t.Errorf("palette entry 200 is %v, want grey 200", p[54+4*200:54+4*200+4])
+	}
+	if p[bmpHead+4] != 9 || p[bmpHead+2*8+1] != 7 {
+		t.Errorf("rows not bottom-up: %v", p[bmpHead:])
 	}
 }
 
@@ -99,7 +118,7 @@ func TestFaintTextIsNotRead(t *testing.T) {
 	if err := pngenc.Encode(&faint, g); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := Read(context.Background(), PGM(g), Options{Scale: 2})
+	raw, err := Read(context.Background(), BMP(g), Options{Scale: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

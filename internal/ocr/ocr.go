@@ -112,7 +112,7 @@ func Version() (string, error) {
 	return vo.v, vo.err
 }
 
-// Read runs Tesseract on png (any image Leptonica reads: PNG, or a PGM)
+// Read runs Tesseract on png (any image Leptonica reads: PNG, or a BMP)
 // and returns its lines. Tesseract runs with
 // one thread (OMP_THREAD_LIMIT=1): callers already read pages in
 // parallel, and its own threads only fight them for the cores.

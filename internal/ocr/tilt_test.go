@@ -43,7 +43,7 @@ func TestReadImageStraightensTiltedLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := Read(context.Background(), PGM(g), Options{Scale: 2})
+	plain, err := Read(context.Background(), BMP(g), Options{Scale: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

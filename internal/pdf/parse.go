@@ -35,6 +35,11 @@ type Page struct {
 	Images   []Box  // image objects' boxes, in drawing order (the first maxPageImages)
 	Links    []Link
 	Annots   []Annotation
+	// Unmapped counts the page's text objects that give no character:
+	// glyphs PDFium cannot map to Unicode (a CID font with neither a
+	// ToUnicode map nor a character collection it knows), so their text
+	// is not in Chars.
+	Unmapped int
 	Err      string // why the page could not be read; "" when it could
 }
 
@@ -192,7 +197,11 @@ func (e *engine) readPage(doc references.FPDF_DOCUMENT, i int, limit int, marked
 	if err != nil {
 		p.Chars, r.charErr = []Char{}, err.Error()
 	}
-	p.Rects, p.Images = e.rects(page, m)
+	objs := e.rects(page, m)
+	p.Rects, p.Images = objs.rects, objs.images
+	if len(p.Chars) == r.total && len(objs.texts) < maxPageTexts {
+		p.Unmapped = unmapped(objs.texts, p.Chars)
+	}
 	p.Tags, r.tagErr = e.tags(ref)
 	return r
 }

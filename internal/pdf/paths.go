@@ -32,22 +32,28 @@ const (
 // an OCR text layer (invisible text over a scan) from hidden text.
 const maxPageImages = 1000
 
-// pathReader collects a page's painted paths and image boxes.
+// maxPageTexts is how many text objects' boxes a page keeps to find the
+// text PDFium gives no characters for (unmapped).
+const maxPageTexts = 20_000
+
+// pathReader collects a page's painted paths, image boxes and text
+// objects' boxes.
 type pathReader struct {
 	src     objSource
 	visited int
 	rects   []Rect
 	images  []Box
+	texts   []Box
 }
 
-// rects reads the page's path and image objects, also inside form
+// rects reads the page's path, image and text objects, also inside form
 // XObjects, with boxes mapped by m to top-left display points.
-func (e *engine) rects(page references.FPDF_PAGE, m matrix) ([]Rect, []Box) {
+func (e *engine) rects(page references.FPDF_PAGE, m matrix) pathReader {
 	src, done := e.objSource(page)
 	defer done()
 	n, ok := src.count()
 	if !ok {
-		return nil, nil
+		return pathReader{}
 	}
 	r := pathReader{src: src}
 	for i := 0; i < n && r.more(); i++ {
@@ -55,7 +61,8 @@ func (e *engine) rects(page references.FPDF_PAGE, m matrix) ([]Rect, []Box) {
 			r.object(o, m, 0)
 		}
 	}
-	return r.rects, r.images
+	r.src = nil
+	return r
 }
 
 // objSource is the fast rawText reader of the page's objects when it
@@ -90,6 +97,10 @@ func (r *pathReader) object(obj object, m matrix, depth int) {
 	case enums.FPDF_PAGEOBJ_IMAGE:
 		if l, b, rt, t, ok := r.src.bounds(obj); ok && len(r.images) < maxPageImages {
 			r.images = append(r.images, mapRect(m, float64(l), float64(b), float64(rt), float64(t)))
+		}
+	case enums.FPDF_PAGEOBJ_TEXT:
+		if l, b, rt, t, ok := r.src.bounds(obj); ok && len(r.texts) < maxPageTexts {
+			r.texts = append(r.texts, mapRect(m, float64(l), float64(b), float64(rt), float64(t)))
 		}
 	case enums.FPDF_PAGEOBJ_FORM:
 		if depth < maxFormDepth {
