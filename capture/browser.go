@@ -164,6 +164,9 @@ type Browser struct {
 	broken    error // launch failed for good: every render fails fast
 	closed    bool
 	slots     chan struct{}
+	spare     *spare         // the next read's tab, opened ahead (render_spare.go)
+	spares    sync.WaitGroup // spares being opened or dropped
+	dialGen   int            // SetDialer calls: a spare opened with an older dialer is dropped
 
 	// afterNav, when set (tests only), runs once a page's navigation
 	// has started: it is how a test crashes a tab mid-read.
@@ -200,15 +203,20 @@ func NewBrowser(opts BrowserOptions, tabs int) *Browser {
 func (br *Browser) SetDialer(dial func(ctx context.Context, network, addr string) (net.Conn, error)) {
 	br.mu.Lock()
 	br.dial = dial
+	br.dialGen++
 	br.mu.Unlock()
 }
 
 // Start launches Chromium now, so that a missing binary is reported before
-// any page is read.
+// any page is read, and opens the first read's tab.
 func (br *Browser) Start() error {
 	br.mu.Lock()
 	defer br.mu.Unlock()
-	return br.ensure()
+	if err := br.ensure(); err != nil {
+		return err
+	}
+	br.warmSpare() // the first read's tab
+	return nil
 }
 
 // ensure has a running browser; br.mu is held.
@@ -355,11 +363,16 @@ func (br *Browser) acquire(ctx context.Context, deny string) (*tab, error) {
 		<-br.slots
 		return nil, err
 	}
-	t, err = br.openTab(t, dial, deny)
-	if err != nil {
+	if s := br.takeSpare(ctx, t.gen); s != nil {
+		t = s
+	} else if t, err = br.openTab(t, dial); err != nil {
 		br.release(t, true)
 		return nil, err
 	}
+	if dial == nil && deny == "" {
+		deny = "no address policy is set for this browser"
+	}
+	t.proxy.setDeny(deny)
 	return t, nil
 }
 
@@ -383,12 +396,11 @@ func (br *Browser) running() (*tab, func(context.Context, string, string) (net.C
 	return &tab{b: br.b, gen: br.gen, guard: br.guard}, br.dial, nil
 }
 
-func (br *Browser) openTab(t *tab, dial func(context.Context, string, string) (net.Conn, error), deny string) (*tab, error) {
+// openTab opens a tab: a new browser context behind a new proxy (refusing
+// everything until a read sets its policy), and a page in it, set up.
+func (br *Browser) openTab(t *tab, dial func(context.Context, string, string) (net.Conn, error)) (*tab, error) {
 	b := t.b
-	if dial == nil && deny == "" {
-		deny = "no address policy is set for this browser"
-	}
-	px, err := startProxy(dial, deny)
+	px, err := startProxy(dial, spareIdle)
 	if err != nil {
 		return t, err
 	}
@@ -410,6 +422,9 @@ func (br *Browser) openTab(t *tab, dial func(context.Context, string, string) (n
 		return t, err
 	}
 	t.page = p
+	if err := br.setupTab(p.Timeout(setupWait)); err != nil {
+		return t, fmt.Errorf("tab setup: %w", err)
+	}
 	return t, nil
 }
 
@@ -429,15 +444,7 @@ func newPage(b *rod.Browser, g *targetGuard, id proto.BrowserBrowserContextID) (
 func (br *Browser) release(t *tab, failed bool) {
 	defer func() { <-br.slots }()
 	if t != nil {
-		if t.ctxID != "" {
-			_ = proto.TargetDisposeBrowserContext{BrowserContextID: t.ctxID}.Call(t.b.Timeout(5 * time.Second))
-		}
-		if t.page != nil {
-			t.guard.forget(t.page.TargetID)
-		}
-		if t.proxy != nil {
-			t.proxy.Close()
-		}
+		disposeTab(t)
 	}
 	br.mu.Lock()
 	defer br.mu.Unlock()
@@ -447,6 +454,12 @@ func (br *Browser) release(t *tab, failed bool) {
 	}
 	if failed {
 		br.crashCheck()
+	}
+	// the next read's tab, opened while this read's record is written and
+	// the next page is fetched; not while another read runs (opening a tab
+	// competes with the page being read for the browser process)
+	if br.inUse == 0 {
+		br.warmSpare()
 	}
 }
 
@@ -464,6 +477,10 @@ func (br *Browser) crashCheck() {
 func (br *Browser) stop() {
 	if br.b == nil {
 		return
+	}
+	if br.spare != nil {
+		br.dropSpare(br.spare)
+		br.spare = nil
 	}
 	br.mem.close()
 	_ = br.b.Timeout(2 * time.Second).Close()
@@ -502,9 +519,10 @@ func (br *Browser) Abort() {
 // Close kills Chromium and removes its profile. Safe to call twice.
 func (br *Browser) Close() {
 	br.mu.Lock()
-	defer br.mu.Unlock()
 	br.stop()
 	br.closed = true
+	br.mu.Unlock()
+	br.spares.Wait() // the spare's proxy is closed too
 }
 
 // killTree kills Chromium's process group (rod starts it as a group

@@ -31,21 +31,12 @@ type policyProxy struct {
 	fwd   *httputil.ReverseProxy
 	ctx   context.Context
 	stop  context.CancelFunc
-	deny  string // non-empty: every request is refused, for this reason
 	mu    sync.Mutex
+	deny  string // non-empty: every request is refused, for this reason (under mu: a spare's is set when a read takes it)
 	log   []Refusal
 	seen  map[Refusal]bool
 	extra int               // refusals past maxLogged, counted only
 	conns map[net.Conn]bool // open tunnels, closed with the proxy
-}
-
-// Refusal is one request the address policy kept from leaving the browser.
-type Refusal struct {
-	URL          string `json:"url"`           // the request's URL, or host:port for a tunnel
-	ResourceType string `json:"resource_type"` // Document, Script, Image, Fetch, WebSocket, … ("Other" when not known)
-	Reason       string `json:"reason"`
-	TopLevel     bool   `json:"top_level,omitempty"` // the page's own navigation
-	outOfScope   bool   // refused by the crawl's scope (WithScope), not the address policy
 }
 
 // refusedHeader marks the proxy's answer to a refused plain-HTTP request,
@@ -78,6 +69,14 @@ func startProxy(dial func(ctx context.Context, network, addr string) (net.Conn, 
 	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
 	go p.srv.Serve(ln)
 	return p, nil
+}
+
+// setDeny sets the proxy's policy for the read that takes it: a non-empty
+// reason refuses everything.
+func (p *policyProxy) setDeny(reason string) {
+	p.mu.Lock()
+	p.deny = reason
+	p.mu.Unlock()
 }
 
 // Addr is the proxy's host:port.
@@ -131,8 +130,11 @@ func (p *policyProxy) Unlisted() int {
 
 // dialChecked dials through the policy, or refuses everything.
 func (p *policyProxy) dialChecked(ctx context.Context, network, addr string) (net.Conn, error) {
-	if p.deny != "" {
-		return nil, &refusedError{p.deny}
+	p.mu.Lock()
+	deny := p.deny
+	p.mu.Unlock()
+	if deny != "" {
+		return nil, &refusedError{deny}
 	}
 	conn, err := p.dial(ctx, network, addr)
 	var de *deniedError

@@ -291,10 +291,15 @@ func (br *Browser) readIn(ctx context.Context, t *tab, nav navigation, store blo
 	wait := p.Context(evCtx).EachEvent(handlers...)
 	go wait()
 	setupCtx, cancelSetup := context.WithTimeout(ctx, setupWait)
-	err = br.setupTab(p.Context(setupCtx))
+	err = proto.TargetActivateTarget{TargetID: p.TargetID}.Call(p.Context(setupCtx).Browser())
 	cancelSetup()
 	if err != nil {
 		return nil, fmt.Errorf("tab setup: %w", err)
+	}
+	if nav.deny != "" {
+		if _, err := p.Context(ctx).EvalOnNewDocument(stayJS); err != nil {
+			return nil, fmt.Errorf("tab setup: %w", err)
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, br.opts.Timeout)
 	defer cancel()
@@ -321,6 +326,9 @@ func (br *Browser) readIn(ctx context.Context, t *tab, nav navigation, store blo
 		}
 		if err := walk(p, r); err != nil {
 			return nil, err
+		}
+		if nav.deny != "" {
+			stopped(p, w, nav.deny)
 		}
 		br.readCanvases(ctx, p, r, r.canvases)
 	}
@@ -349,6 +357,44 @@ func (br *Browser) readIn(ctx context.Context, t *tab, nav navigation, store blo
 		unmapRead(r, nav.unmap)
 	}
 	return r, nil
+}
+
+// socketsOpen reports whether the page opened a WebSocket (which could
+// still bring it content).
+func (w *netWatch) socketsOpen() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.sockets) > 0
+}
+
+// stayJS keeps a local file's page in place (nav.deny): the page's own
+// navigations to another document are cancelled in the page, before the
+// navigation starts, and listed in __sieveStopped. Stopped only at the
+// request (serveHandler), a navigation would abort the document where its
+// parser had got to, so how much of the page is read would depend on when
+// its script ran (the request stop stays, for navigations the page cannot
+// cancel).
+const stayJS = `try { if (window.top === window && window.navigation) { const list = [];
+Object.defineProperty(window, "__sieveStopped", {value: list});
+navigation.addEventListener("navigate", (e) => { if (e.cancelable && !e.destination.sameDocument) { e.preventDefault(); if (list.length < 20) list.push(e.destination.url); } });
+} } catch (e) {}`
+
+// stopped notes the navigations stayJS cancelled as refusals, as the
+// request stop does.
+func stopped(p *rod.Page, w *netWatch, deny string) {
+	res, err := p.Eval(`() => JSON.stringify(window.__sieveStopped || [])`)
+	if err != nil {
+		return
+	}
+	var urls []string
+	if json.Unmarshal([]byte(res.Value.Str()), &urls) != nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, u := range urls {
+		w.note(Refusal{URL: u, ResourceType: "Document", Reason: deny + ": the page's navigation away was stopped", TopLevel: true})
+	}
 }
 
 // refusedTop reports whether the page's own navigation was refused.
@@ -402,7 +448,7 @@ func serveHandler(p *rod.Page, w *netWatch, nav navigation) func(*proto.FetchReq
 				_ = proto.FetchFailRequest{RequestID: e.RequestID, ErrorReason: proto.NetworkErrorReasonAborted}.Call(p)
 			case outside != nil:
 				w.mu.Lock()
-				w.note(Refusal{URL: e.Request.URL, ResourceType: "Document", Reason: outside.Error(), TopLevel: true, outOfScope: true})
+				w.note(Refusal{URL: e.Request.URL, ResourceType: "Document", Reason: outside.Error(), TopLevel: true, OutOfScope: true})
 				w.mu.Unlock()
 				_ = proto.FetchFailRequest{RequestID: e.RequestID, ErrorReason: proto.NetworkErrorReasonBlockedByClient}.Call(p)
 			default:
@@ -419,12 +465,6 @@ func outsideScope(scope func(string) error, u string) error {
 		return nil
 	}
 	return scope(u)
-}
-
-// Dialog is a JavaScript dialog the page opened; it was dismissed at once.
-type Dialog struct {
-	Type    string `json:"type"` // alert, confirm, prompt, beforeunload
-	Message string `json:"message"`
 }
 
 // dialogs dismisses every JavaScript dialog as it opens, and lists them.
@@ -530,9 +570,10 @@ func hasHeader(h proto.NetworkHeaders, name string) bool {
 // workers are off (the guard also closes any that start).
 const noServiceWorkers = `try { delete Navigator.prototype.serviceWorker; } catch (e) {}`
 
-// setupTab enables the events, interception and emulation a read needs.
-// Every tab behaves as a focused, visible foreground tab, so timers, scroll
-// sweeps and IntersectionObservers run alike alone and beside other tabs.
+// setupTab enables the events, interception and emulation a read needs
+// (when the tab is opened: the read itself only activates it). Every tab
+// behaves as a focused, visible foreground tab, so timers, scroll sweeps
+// and IntersectionObservers run alike alone and beside other tabs.
 func (br *Browser) setupTab(p *rod.Page) error {
 	o := br.opts
 	steps := []func() error{
@@ -555,7 +596,6 @@ func (br *Browser) setupTab(p *rod.Page) error {
 			_, err := p.EvalOnNewDocument(markMutations + "\n" + markTimers + "\n" + noServiceWorkers + "\n" + threeHook)
 			return err
 		},
-		func() error { return proto.TargetActivateTarget{TargetID: p.TargetID}.Call(p.Browser()) },
 	}
 	for _, s := range steps {
 		if err := s(); err != nil {
