@@ -17,13 +17,13 @@ CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-samp
 # normalize's stage (its code has no goroutines; jsonl runs it in parallel).
 # Whole top-level test names; internal/testsum's TestRaceLists checks that
 # each is a test of its packages, so a renamed test cannot drop out.
-RACE_PKGS := ./internal/jsonl ./capture ./render ./mcp ./frontier/... ./cmd/sieve
+RACE_PKGS := ./capture ./cmd/sieve ./frontier/... ./mcp ./render ./internal/jsonl
 UNIT_TESTS_PKGS := ./capture ./cmd/sieve
 UNIT_TESTS := \
   TestPDFSpanStyle TestPDFTags TestPDFRects TestPDFDocumentFacts TestPDFSourceInBlobs \
   TestPDFFromURL TestPDFFromFile TestPDFDeterministic TestPDFErrors TestPDFPassword TestPDFSizeCap \
   TestScanOCRPixelBudget TestScanOCRLinesShareABand TestScanOCRReadsScannedPDF \
-  TestScanOCRLeavesTextLayers TestScanOCRMissingTesseractIsAGapPerPage TestScanOCRTimeBudgetIsAGap TestScanOCRGreyRenderIsRGBALuma \
+  TestScanOCRLeavesTextLayers TestScanOCRMissingTesseractIsAGapPerPage TestScanOCRTimeBudgetIsAGap TestScanOCRGreyRenderIsRGBALuma TestScanOCRUnmappedText \
   TestCanvasOCRFontsSizesTiltAndContrast TestCanvasOCRReadsTextInReadingOrder TestCanvasOCRVerifyGroundsQuote \
   TestPDFGolden TestPDFCorpusDistill TestPDFJavaScriptEverywhere TestPDFScripts TestStaticBuild TestStartupBudget
 RACE_TESTS_PKGS := ./internal/pdf ./normalize
@@ -60,7 +60,7 @@ check-go:
 deps:
 	@scripts/ensure-tools.sh parallel
 	@scripts/ensure-tools.sh chromium || echo "WARNING: Chromium is missing: the render-tier tests will be SKIPPED (apt-get install chromium)" >&2
-	@scripts/ensure-tools.sh tesseract-ocr:tesseract tesseract-ocr-eng:tesseract || echo "WARNING: Tesseract is missing: the canvas OCR tests will be SKIPPED (apt-get install tesseract-ocr tesseract-ocr-eng)" >&2
+	@scripts/ensure-tools.sh tesseract-ocr:tesseract tesseract-ocr-eng:/usr/share/tesseract-ocr/5/tessdata/eng.traineddata tesseract-ocr-chi-sim:/usr/share/tesseract-ocr/5/tessdata/chi_sim.traineddata || echo "WARNING: Tesseract is missing: the canvas OCR tests will be SKIPPED (apt-get install tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim)" >&2
 	@scripts/ensure-tools.sh poppler-utils:pdftotext || echo "WARNING: poppler-utils is missing: the PDF reference checks will be SKIPPED (apt-get install poppler-utils)" >&2
 	@scripts/ensure-tools.sh wget || echo "WARNING: wget is missing: the WARC-from-wget test will be SKIPPED (apt-get install wget)" >&2
 	@scripts/ensure-tools.sh openssh-server:/usr/sbin/sshd rsync iproute2:ip || echo "WARNING: sshd or rsync is missing: the three-machine crawl test (network namespaces, as root) will be SKIPPED (apt-get install openssh-server rsync)" >&2
@@ -114,13 +114,23 @@ demo: build
 	@scripts/ensure-tools.sh jq
 	@scripts/demo.sh
 
-test: check-go test-start deps lint unit race ajv mcp-client
-	@echo "make test: all passes ran in $$(( $$(date +%s) - $$(cat $(BIN)/.test-start) ))s (README says what to expect on an idle 2-core machine):"; cat $(BIN)/.test-summary
+# test runs its passes at once (TEST_PASSES, make -j, each pass's output
+# printed whole when it ends): the race pass is the long pole (capture's
+# and the CLI's render tests mostly wait on Chromium), and lint and the
+# unit pass, all CPU, fill the cores beside it. The summary and the time
+# come last, whether or not a pass failed.
+TEST_PASSES := race unit lint ajv mcp-client
+test: check-go test-start deps
+	@echo "make test: $(TEST_PASSES) run at once; each prints its output when it ends"
+	@$(MAKE) --no-print-directory -j$(words $(TEST_PASSES)) --output-sync=target TEST_BEGUN=1 $(TEST_PASSES); s=$$?; \
+	  echo "make test: all passes ran in $$(( $$(date +%s) - $$(cat $(BIN)/.test-start) ))s (README says what to expect on an idle 2-core machine):"; \
+	  cat $(BIN)/.test-summary; exit $$s
 
 # test-start: a fresh summary file; unit and race append their closing lines
 # (N passed, N failed, N skipped) through internal/testsum.
+# (make test's passes run in a sub-make: it finds the summary begun.)
 test-start:
-	@mkdir -p $(BIN) && rm -f $(BIN)/.test-summary && date +%s > $(BIN)/.test-start
+	@if [ -z "$(TEST_BEGUN)" ]; then mkdir -p $(BIN) && rm -f $(BIN)/.test-summary && date +%s > $(BIN)/.test-start; fi
 	@$(GO) build -o $(BIN)/testsum ./internal/testsum
 
 # lint: go vet, gofmt and staticcheck (pinned; go run fetches it through the
@@ -170,7 +180,7 @@ bench-go:
 # page bytes by page-size quartile over ../shared/bench, and the latency of
 # distill and of get_section/search on a stored artifact, over MCP.
 bench-mcp: check-go
-	$(GO) test -run '^$$' -bench MCP -benchtime 50x -count 1 ./mcp
+	@GO=$(GO) scripts/bench-mcp.sh
 
 bench-stream: build
 	@scripts/bench-stream.sh

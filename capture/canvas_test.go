@@ -152,6 +152,9 @@ func TestCanvasOCRMissingTesseractIsAGap(t *testing.T) {
 	needChromium(t)
 	t.Setenv("SIEVE_TESSERACT", "/nonexistent/tesseract")
 	rec, g := distillWith(t, renderAll, "/canvas_text.html")
+	if rec.Render == nil || rec.Trace.Browser == nil {
+		t.Fatalf("not rendered (tier %s, %s): render %+v", rec.Tier, rec.TierReason, rec.Render)
+	}
 	if n := len(blocksOf(g, capture.SourceCanvasOCR)); n != 0 {
 		t.Fatalf("%d canvas_ocr blocks without Tesseract", n)
 	}

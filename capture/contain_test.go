@@ -230,6 +230,7 @@ func page(name, body string) string {
 // must have run its scripts (the ping).
 func TestRenderContainment(t *testing.T) {
 	needChromium(t)
+	t.Parallel() // a browser of its own; mostly waits
 	can := newCanary(t)
 	cu := can.url()
 	wsURL := "ws://" + can.host() + "/socket"
@@ -292,6 +293,7 @@ func TestRenderContainment(t *testing.T) {
 // read as the private page: the refused navigation is the outcome.
 func TestRenderTopLevelNavigationRefused(t *testing.T) {
 	needChromium(t)
+	t.Parallel() // a browser of its own; mostly waits
 	can := newCanary(t)
 	cu := can.url()
 	site := newContainSite(t, map[string]string{
@@ -331,6 +333,7 @@ func TestRenderTopLevelNavigationRefused(t *testing.T) {
 // swap the page: the browser renders the bytes the static fetch checked.
 func TestRenderServesCheckedBytes(t *testing.T) {
 	needChromium(t)
+	t.Parallel() // a browser of its own; mostly waits
 	can := newCanary(t)
 	var docs atomic.Int64
 	mux := http.NewServeMux()
@@ -369,6 +372,7 @@ func TestRenderServesCheckedBytes(t *testing.T) {
 // itself only: no other file:// path, no network.
 func TestRenderLocalFileStaysLocal(t *testing.T) {
 	needChromium(t)
+	t.Parallel() // a browser of its own; mostly waits
 	can := newCanary(t)
 	site := newContainSite(t, map[string]string{})
 	dir := t.TempDir()
@@ -426,16 +430,20 @@ func TestRenderLocalFileStaysLocal(t *testing.T) {
 // the render timeout, and what the page writes after it is read.
 func TestRenderDialogsDismissed(t *testing.T) {
 	needChromium(t)
+	t.Parallel() // a browser of its own; mostly waits
 	site := newContainSite(t, map[string]string{
 		"/dialogs": `<html><body><div id="app"></div><script>alert("first"); confirm("sure?"); prompt("name?");
 document.getElementById("app").innerHTML = "<h1>After</h1><p>Text written after three dialogs were answered, long enough to be an article paragraph of its own.</p>";
 window.onbeforeunload = (e) => { e.preventDefault(); return "stay"; };</script></body></html>`,
 	})
-	cp := containCapturer(t, site, capture.TierRender)
+	// A dialog left open holds the read until the render timeout: a long
+	// one, so that the bound below holds on a loaded machine too.
+	const timeout = time.Minute
+	cp := containCapturerWith(t, site, capture.TierRender, func(o *capture.Options) { o.Browser.Timeout = timeout })
 	start := time.Now()
 	rec, g := captureAndGraph(t, cp, site.srv.URL+"/dialogs")
-	if d := time.Since(start); d > 15*time.Second {
-		t.Errorf("the read took %v: a dialog held it", d)
+	if d := time.Since(start); d > timeout/2 {
+		t.Errorf("the read took %v of its %v render timeout: a dialog held it", d, timeout)
 	}
 	if rec.Render == nil || rec.Render.Error != nil {
 		t.Fatalf("render failed: %+v", rec.Render)

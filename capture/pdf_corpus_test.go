@@ -20,6 +20,7 @@ import (
 // order, that validates and either carries the pages or says, as a pdf
 // error, why it could not be read — no crash, no hang.
 func TestPDFCorpusOneRecordEach(t *testing.T) {
+	t.Parallel() // all CPU (PDFium's wasm): it overlaps the render tests' waits
 	files := pdftest.CorpusFiles(t)
 	cp := New(Options{Concurrency: 2})
 	defer cp.Close()

@@ -89,6 +89,7 @@ type batchLine struct {
 // the kill render in a new browser.
 func TestRenderBatchSurvivesBrowserKill(t *testing.T) {
 	needChromium(t)
+	t.Parallel() // a browser of its own; mostly waits
 	const n, before = 8, 3
 	cmd := exec.Command(os.Args[0], "--tier", "auto", "--allow-private", "--concurrency", "2", "--settle", "3s", "--render-timeout", "15s")
 	cmd.Env = append(os.Environ(), captureMainEnv+"=1")

@@ -43,6 +43,7 @@ func renderCapturer(t *testing.T, set func(*capture.Options)) *capture.Capturer 
 // sieve's User-Agent — subresources, a script's fetch, and favicon.ico,
 // which the browser asks for on its own.
 func TestRenderUserAgentEveryRequest(t *testing.T) {
+	t.Parallel() // a browser of its own; mostly waits
 	const ua = "sieve-ua-test/1.0 (+https://example.invalid/)"
 	var mu sync.Mutex
 	seen := map[string][]string{} // path → User-Agents
@@ -103,6 +104,7 @@ func TestRenderUserAgentEveryRequest(t *testing.T) {
 // redirects — is stopped before the browser requests the other host, and
 // the read says so (out_of_scope), never the other host's page.
 func TestRenderScopeStopsNavigation(t *testing.T) {
+	t.Parallel() // a browser of its own; mostly waits
 	var otherHits atomic.Int64
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		otherHits.Add(1)

@@ -3,11 +3,14 @@ package capture_test
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -34,6 +37,7 @@ func runMain(m *testing.M) int {
 	if os.Getenv(captureMainEnv) == "1" {
 		return captureMain() // this binary is the sieve-capture of a batch test
 	}
+	parallelByDefault(6)
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir("testdata/render")))
 	mux.HandleFunc("/forbidden", func(w http.ResponseWriter, r *http.Request) {
@@ -69,6 +73,20 @@ func runMain(m *testing.M) int {
 		noChrome = err
 	}
 	return m.Run()
+}
+
+// parallelByDefault runs up to n parallel tests at once (-test.parallel)
+// when -parallel is not given and GOMAXPROCS is lower: the tests that call
+// t.Parallel have a browser of their own and mostly wait (settle windows,
+// the pages' timers, a batch's kill), or are all CPU beside them (the PDF
+// corpus), so on a 2-core machine two at a time would leave it idle.
+func parallelByDefault(n int) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set && runtime.GOMAXPROCS(0) < n {
+		flag.Set("test.parallel", strconv.Itoa(n))
+	}
 }
 
 // needChromium skips (loudly) without Chromium, or fails when

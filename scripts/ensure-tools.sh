@@ -2,11 +2,16 @@
 # ensure-tools.sh TOOL... — make sure each Debian-packaged tool the tests need
 # is installed: install it with apt-get when running as root, otherwise stop
 # with the command to run. Tool names are Debian package names; PKG:COMMAND
-# names a package whose command is named differently (poppler-utils:pdftotext).
+# names a package whose command is named differently (poppler-utils:pdftotext);
+# PKG:/PATH names a package that installs that file (a Tesseract language).
 set -euo pipefail
 missing=()
 for t in "$@"; do
-  command -v "${t#*:}" >/dev/null 2>&1 || missing+=("${t%%:*}")
+  c=${t#*:}
+  case $c in
+    /*) [ -e "$c" ] || missing+=("${t%%:*}") ;;
+    *) command -v "$c" >/dev/null 2>&1 || missing+=("${t%%:*}") ;;
+  esac
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
