@@ -233,8 +233,7 @@ bench-diff: check-go
 # ms per canvas and per scanned page against tesseract alone on the same
 # pixels, and against ocrmypdf + pdftotext when installed.
 bench-ocr: check-go
-	$(GO) test -count 1 -v -run 'TestCanvasOCRFontsSizesTiltAndContrast|TestCanvasOCRReadsTextInReadingOrder' ./capture | grep -E 'accuracy|^(---|ok|FAIL)'
-	$(GO) test -run '^$$' -bench 'OCR' -benchtime 3x -count 1 ./internal/ocr ./capture
+	@GO=$(GO) scripts/bench-ocr.sh
 
 # testpdfs reprints the committed tagged test PDFs from their HTML sources
 # with Chromium (internal/pdf/pdftest/testdata); review the diff.
