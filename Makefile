@@ -114,15 +114,16 @@ demo: build
 	@scripts/ensure-tools.sh jq
 	@scripts/demo.sh
 
-# test runs its passes at once (TEST_PASSES, make -j, each pass's output
-# printed whole when it ends): the race pass is the long pole (capture's
-# and the CLI's render tests mostly wait on Chromium), and lint and the
-# unit pass, all CPU, fill the cores beside it. The summary and the time
-# come last, whether or not a pass failed.
+# test runs its passes (TEST_PASSES) TEST_JOBS at a time, each pass's output
+# printed whole when it ends; the summary and the time come last, whether or
+# not a pass failed. On 2 cores the passes run one after another: run at
+# once they took 753 s against 640 s in turn (the suite is CPU-bound there);
+# from 4 cores up they run at once.
 TEST_PASSES := race unit lint ajv mcp-client
+TEST_JOBS ?= $(shell [ "$$(nproc)" -ge 4 ] && echo $(words $(TEST_PASSES)) || echo 1)
 test: check-go test-start deps
-	@echo "make test: $(TEST_PASSES) run at once; each prints its output when it ends"
-	@$(MAKE) --no-print-directory -j$(words $(TEST_PASSES)) --output-sync=target TEST_BEGUN=1 $(TEST_PASSES); s=$$?; \
+	@echo "make test: $(TEST_PASSES), $(TEST_JOBS) at a time; each prints its output when it ends"
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target TEST_BEGUN=1 $(TEST_PASSES); s=$$?; \
 	  echo "make test: all passes ran in $$(( $$(date +%s) - $$(cat $(BIN)/.test-start) ))s (README says what to expect on an idle 2-core machine):"; \
 	  cat $(BIN)/.test-summary; exit $$s
 
