@@ -117,7 +117,7 @@ demo: build
 # test runs its passes (TEST_PASSES) TEST_JOBS at a time, each pass's output
 # printed whole when it ends; the summary and the time come last, whether or
 # not a pass failed. On 2 cores the passes run one after another: run at
-# once they took 753 s against 640 s in turn (the suite is CPU-bound there);
+# once they took 753 s against 619 s in turn (the suite is CPU-bound there);
 # from 4 cores up they run at once.
 TEST_PASSES := race unit lint ajv mcp-client
 TEST_JOBS ?= $(shell [ "$$(nproc)" -ge 4 ] && echo $(words $(TEST_PASSES)) || echo 1)
