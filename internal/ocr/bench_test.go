@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -13,9 +14,12 @@ import (
 // make bench-ocr: a canvas read as capture does it (VisibleGray, then
 // ReadImage) against `tesseract` alone on the same PNG with the same
 // flags, taking turns so both see the same load: what sieve adds is the
-// PNG decode, the faint-text erasure, the BMP, the TSV parse and, on a
-// canvas with tilted lines, their straight re-read. Wall and CPU time
-// (this process's and its Tesseract children's user+system) per canvas.
+// PNG decode, the faint-text erasure, finding the lines of text in the
+// pixels and straightening the tilted ones, the crop to the ink, the BMP
+// and the TSV parse; Tesseract runs once either way. Wall and CPU time
+// (this process's and its Tesseract children's user+system) per canvas,
+// and what each read right: lines read exactly and words (of the lines
+// drawn, each read word counted once).
 // testdata/lines.png is a 900 × 420 canvas shot at 2× (level lines),
 // testdata/tilted.png a 900 × 560 one (lines turned 1–5°).
 
@@ -26,9 +30,11 @@ func BenchmarkOCRCanvasSieveVsTesseract(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			png := benchPNG(b, name)
 			var sieve, alone spent
+			var read *Result
+			var bare []byte // parsed after the timing: Tesseract alone stops at its TSV
 			for i := range b.N {
-				one := func() { sieve.add(func() { readCanvas(b, png) }) }
-				other := func() { alone.add(func() { tesseractAlone(b, png) }) }
+				one := func() { sieve.add(func() { read = readCanvas(b, png) }) }
+				other := func() { alone.add(func() { bare = tesseractAlone(b, png) }) }
 				if i%2 == 1 {
 					one, other = other, one // neither always goes first
 				}
@@ -42,27 +48,83 @@ func BenchmarkOCRCanvasSieveVsTesseract(b *testing.B) {
 			b.ReportMetric(alone.cpu.Seconds()*1000/n, "tess-cpu-ms/canvas")
 			b.ReportMetric(sieve.wall.Seconds()/alone.wall.Seconds(), "wall-ratio")
 			b.ReportMetric(sieve.cpu.Seconds()/alone.cpu.Seconds(), "cpu-ratio")
+			want := benchWant(name)
+			lines, words, all := score(read, want)
+			b.ReportMetric(float64(lines), "sieve-lines-exact")
+			b.ReportMetric(float64(words)/float64(all), "sieve-words")
+			alone1, err := ParseTSV(bare, Options{Scale: 2})
+			if err != nil {
+				b.Fatal(err)
+			}
+			lines, words, _ = score(alone1, want)
+			b.ReportMetric(float64(lines), "tess-lines-exact")
+			b.ReportMetric(float64(words)/float64(all), "tess-words")
 		})
 	}
 }
 
-func readCanvas(b *testing.B, png []byte) {
+func readCanvas(b *testing.B, png []byte) *Result {
 	pixels, err := VisibleGray(png)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := ReadImage(context.Background(), pixels, Options{Scale: 2}); err != nil {
+	res, err := ReadImage(context.Background(), pixels, Options{Scale: 2})
+	if err != nil {
 		b.Fatal(err)
 	}
+	return res
 }
 
-func tesseractAlone(b *testing.B, png []byte) {
+func tesseractAlone(b *testing.B, png []byte) []byte {
 	cmd := exec.Command(Command(), "stdin", "stdout", "-l", "eng", "--psm", "11", "tsv")
 	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
 	cmd.Stdin = bytes.NewReader(png)
-	if err := cmd.Run(); err != nil {
+	out, err := cmd.Output()
+	if err != nil {
 		b.Fatal(err)
 	}
+	return out
+}
+
+// benchWant is the text drawn on a bench canvas, a line each.
+func benchWant(name string) []string {
+	var want []string
+	if name == "tilted" {
+		for _, l := range tiltedLines {
+			want = append(want, l.text)
+		}
+		return want
+	}
+	for _, l := range fixtureLines {
+		want = append(want, l.text)
+	}
+	return want
+}
+
+// score is how many lines of want a read has exactly, how many of their
+// words it has (each read word counted once), and the words of want.
+func score(r *Result, want []string) (lines, words, all int) {
+	have := map[string]int{}
+	got := map[string]bool{}
+	for _, l := range r.Lines {
+		got[l.Text] = true
+		for _, w := range l.Words {
+			have[w.Text]++
+		}
+	}
+	for _, l := range want {
+		if got[l] {
+			lines++
+		}
+		for _, w := range strings.Fields(l) {
+			all++
+			if have[w] > 0 {
+				have[w]--
+				words++
+			}
+		}
+	}
+	return lines, words, all
 }
 
 // spent sums the wall time and the CPU time of this process and its

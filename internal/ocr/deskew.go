@@ -148,14 +148,21 @@ func Straightened(g *image.Gray, skew float64) *image.Gray {
 	return out
 }
 
-// fill sets o to v, eight bytes at a time when o is eight long.
+// fill sets o to v: eight bytes at a time when o is eight long, by
+// doubling copies when it is long.
 func fill(o []uint8, v uint8) {
-	if len(o) == 8 {
+	switch {
+	case len(o) == 8:
 		binary.LittleEndian.PutUint64(o, uint64(v)*ones)
-		return
-	}
-	for i := range o {
-		o[i] = v
+	case len(o) > 64:
+		o[0] = v
+		for n := 1; n < len(o); n *= 2 {
+			copy(o[n:], o[:n])
+		}
+	default:
+		for i := range o {
+			o[i] = v
+		}
 	}
 }
 

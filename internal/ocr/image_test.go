@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"image"
+	"image/color"
 	pngenc "image/png"
 	"math/rand/v2"
 	"os"
@@ -136,10 +137,56 @@ func TestFaintTextIsNotRead(t *testing.T) {
 	if len(res.Lines) != 0 {
 		t.Errorf("faint text read after Visible: %+v", res.Lines)
 	}
+	vg, err := VisibleGray(faint.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := ReadImage(context.Background(), vg, Options{Scale: 2}); err != nil || len(res.Lines) != 0 {
+		t.Errorf("ReadImage of the faint lines: %v, %+v", err, res)
+	}
 }
 
 func cloneGray(g *image.Gray) *image.Gray {
 	c := *g
 	c.Pix = slices.Clone(g.Pix)
 	return &c
+}
+
+// TestGrayOfFastPaths: a grey image is copied; an NRGBA one (opaque or
+// not) is read as the same picture in RGBA; RGBA is within a level of
+// color.GrayModel (8-bit weights against its 16-bit ones), and another
+// image is color.GrayModel's exactly; bounds need not start at 0.
+func TestGrayOfFastPaths(t *testing.T) {
+	r := image.Rect(3, 5, 40, 29)
+	rgba, nrgba, gray := image.NewRGBA(r), image.NewNRGBA(r), image.NewGray(r)
+	paletted := image.NewPaletted(r, color.Palette{color.Black, color.White, color.Gray{Y: 77}})
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := color.NRGBA{R: uint8(x * 37), G: uint8(y * 91), B: uint8(x * y), A: 255}
+			if x%3 == 0 {
+				c.A = uint8(y * 11)
+			}
+			nrgba.SetNRGBA(x, y, c)
+			rgba.Set(x, y, c)
+			gray.Set(x, y, c)
+			paletted.SetColorIndex(x, y, uint8(x+y)%3)
+		}
+	}
+	same := func(name string, got *image.Gray, want func(x, y int) uint8, tol int) {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				if g, w := int(got.GrayAt(x-r.Min.X, y-r.Min.Y).Y), int(want(x, y)); g-w > tol || w-g > tol {
+					t.Fatalf("%s at (%d, %d): %d, want %d", name, x, y, g, w)
+				}
+			}
+		}
+	}
+	model := func(img image.Image) func(x, y int) uint8 {
+		return func(x, y int) uint8 { return color.GrayModel.Convert(img.At(x, y)).(color.Gray).Y }
+	}
+	same("grey", GrayOf(gray), func(x, y int) uint8 { return gray.GrayAt(x, y).Y }, 0)
+	asRGBA := GrayOf(rgba)
+	same("NRGBA", GrayOf(nrgba), func(x, y int) uint8 { return asRGBA.GrayAt(x-r.Min.X, y-r.Min.Y).Y }, 0)
+	same("RGBA", asRGBA, model(rgba), 1)
+	same("paletted", GrayOf(paletted), model(paletted), 0)
 }
