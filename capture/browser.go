@@ -463,9 +463,19 @@ func (br *Browser) release(t *tab, failed bool) {
 	}
 }
 
-// crashCheck restarts a browser that does not answer; br.mu is held.
+// crashCheck restarts a browser that is gone or does not answer; br.mu is
+// held. A browser that is alive but slow to answer (a loaded machine) is
+// not restarted while other reads use it: that would cut them off; the
+// last read out checks it again.
 func (br *Browser) crashCheck() {
 	if br.b == nil {
+		return
+	}
+	if !alive(br.pid) {
+		br.stop()
+		return
+	}
+	if br.inUse > 0 {
 		return
 	}
 	if _, err := br.b.Timeout(3 * time.Second).Version(); err != nil {

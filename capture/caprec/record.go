@@ -138,6 +138,15 @@ type Error struct {
 	Message string `json:"message"`
 }
 
+// String makes a failure readable where a record is printed with %v (test
+// messages), instead of the pointer's address.
+func (e *Error) String() string {
+	if e == nil {
+		return "<nil>"
+	}
+	return e.Kind + ": " + e.Message
+}
+
 // Timing is volatile: it differs on every fetch.
 type Timing struct {
 	StartedAt  string `json:"started_at"`  // RFC 3339, UTC
