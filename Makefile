@@ -43,7 +43,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 
 .PHONY: install static man image
-.PHONY: all build demo test test-start check-go deps lint unit race ajv mcp-client mcp-conformance e2e bench bench-go bench-mcp bench-stream bench-startup bench-render bench-quality bench-quality-peers train bench-pdf bench-crop bench-crawl bench-diff bench-growth bench-ocr testpdfs clean
+.PHONY: all build demo test test-start test-bin check-go deps lint unit race ajv mcp-client mcp-conformance e2e bench bench-go bench-mcp bench-stream bench-startup bench-render bench-quality bench-quality-peers train bench-pdf bench-crop bench-crawl bench-diff bench-growth bench-ocr testpdfs clean
 
 all: build
 
@@ -121,7 +121,7 @@ demo: build
 # from 4 cores up they run at once.
 TEST_PASSES := race unit lint ajv mcp-client
 TEST_JOBS ?= $(shell [ "$$(nproc)" -ge 4 ] && echo $(words $(TEST_PASSES)) || echo 1)
-test: check-go test-start deps
+test: check-go test-start deps test-bin
 	@echo "make test: $(TEST_PASSES), $(TEST_JOBS) at a time; each prints its output when it ends"
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target TEST_BEGUN=1 $(TEST_PASSES); s=$$?; \
 	  echo "make test: all passes ran in $$(( $$(date +%s) - $$(cat $(BIN)/.test-start) ))s (README says what to expect on an idle 2-core machine):"; \
@@ -134,38 +134,54 @@ test-start:
 	@if [ -z "$(TEST_BEGUN)" ]; then mkdir -p $(BIN) && rm -f $(BIN)/.test-summary && date +%s > $(BIN)/.test-start; fi
 	@$(GO) build -o $(BIN)/testsum ./internal/testsum
 
+# test-bin links the commands that tests run as programs once, as make
+# build builds them (CGO_ENABLED=0), into bin/test: the unit,
+# race and mcp-client passes find them through $SIEVE_TEST_BIN
+# (internal/testbin; a plain go test builds its own, once per package).
+# Each link of a binary holding the browser driver and the PDF engine costs
+# seconds of CPU; the tests linked sieve five times and sieve-capture twice
+# per make test before. Under make test it runs once, before the passes.
+TEST_CMDS := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-frontier sieve-sample
+TEST_BIN  := $(BIN)/test
+test-bin: check-go
+	@if [ -z "$(TEST_BEGUN)" ]; then mkdir -p $(TEST_BIN) && \
+	  CGO_ENABLED=0 $(GO) build -o $(TEST_BIN)/ $(addprefix ./cmd/,$(TEST_CMDS)); fi
+
+# passed NAME: appends "NAME: passed in Ns" (or FAILED) to make test's
+# summary, $s being the pass's start and $r its status.
+passed = [ -z "$(TEST_BEGUN)" ] || echo "$(1): $$([ $$r = 0 ] && echo passed || echo FAILED) in $$(( $$(date +%s) - s ))s" >> $(BIN)/.test-summary; exit $$r
+
 # lint: go vet, gofmt and staticcheck (pinned; go run fetches it through the
 # module proxy into the build cache, it is not a dependency of sieve's
 # binaries; staticcheck.conf lists the one check left out and why).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint:
-	$(GO) vet ./...
-	$(GO) run $(STATICCHECK) ./...
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
-	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@s=$$(date +%s); { echo "$(GO) vet ./..." && $(GO) vet ./... && \
+	  echo "$(GO) run $(STATICCHECK) ./..." && $(GO) run $(STATICCHECK) ./... && \
+	  { out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	    if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; false; fi; }; }; r=$$?; \
+	  $(call passed,lint)
 
-unit: test-start
-	set -o pipefail; { $(GO) test -count=1 -json $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACE_PKGS) | sort)); s=$$?; \
+unit: test-start test-bin
+	set -o pipefail; export SIEVE_TEST_BIN=$(TEST_BIN); { $(GO) test -count=1 -json $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACE_PKGS) | sort)); s=$$?; \
 	  $(GO) test -count=1 -json -run '$(call tests-pattern,$(UNIT_TESTS))' $(UNIT_TESTS_PKGS); exit $$(( s | $$? )); } 2>&1 \
 	  | TESTSUM_FILE=$(BIN)/.test-summary $(BIN)/testsum unit
 
-race: test-start
-	set -o pipefail; { $(RACE_ENV) $(GO) test -count=1 -race -json -skip '$(call tests-pattern,$(UNIT_TESTS))' $(RACE_PKGS); s=$$?; \
+race: test-start test-bin
+	set -o pipefail; export SIEVE_TEST_BIN=$(TEST_BIN); { $(RACE_ENV) $(GO) test -count=1 -race -json -skip '$(call tests-pattern,$(UNIT_TESTS))' $(RACE_PKGS); s=$$?; \
 	  $(RACE_ENV) $(GO) test -count=1 -race -json -run '$(call tests-pattern,$(RACE_TESTS))' $(RACE_TESTS_PKGS); exit $$(( s | $$? )); } 2>&1 \
 	  | TESTSUM_FILE=$(BIN)/.test-summary $(BIN)/testsum race
 
 # ajv validates the EEF schemas' examples and the written evidence with an
 # independent validator (npm ajv); it fails under CI=true when it cannot run.
 ajv:
-	@scripts/ajv-validate.sh
+	@s=$$(date +%s); scripts/ajv-validate.sh; r=$$?; $(call passed,ajv)
 
 # mcp-client drives `sieve mcp` with the official TypeScript MCP client
 # (npm @modelcontextprotocol/sdk) over stdio and HTTP on the sample site; it
 # fails under CI=true when it cannot run.
-mcp-client: check-go
-	@mkdir -p $(BIN)
-	$(GO) build -o $(BIN)/ ./cmd/sieve ./cmd/sieve-sample
-	@scripts/mcp-client-test.sh
+mcp-client: check-go test-bin
+	@s=$$(date +%s); SIEVE_TEST_BIN=$(TEST_BIN) scripts/mcp-client-test.sh; r=$$?; $(call passed,mcp-client)
 
 # mcp-conformance runs the MCP conformance suite's protocol-level server
 # scenarios that apply to sieve mcp (npm @modelcontextprotocol/conformance).

@@ -1,12 +1,6 @@
 package bench
 
-import (
-	"testing"
-
-	"github.com/sieve-dev/sieve/graph"
-	"github.com/sieve-dev/sieve/normalize"
-	"github.com/sieve-dev/sieve/render"
-)
+import "testing"
 
 // TestQualityMarkdown: `sieve distill --format markdown`, with its Markdown
 // syntax stripped, scores at least the text mode's F1 minus 0.01 on the
@@ -15,26 +9,13 @@ import (
 // ground truth holds; with it scrapinghub's sample scores about 0.012
 // lower, logged as "with title").
 func TestQualityMarkdown(t *testing.T) {
-	for _, set := range []struct {
-		name string
-		step int
-	}{{SetScrapinghub, 4}, {SetTrafilatura, 10}} {
-		pages := samplePages(t, set.name, set.step)
+	for _, set := range []string{SetScrapinghub, SetTrafilatura} {
+		pages, rs := sampleReads(t, set)
 		var textRows, mdRows, titled []ShingleCounts
 		var textSnip, mdSnip []SnippetCounts
-		for _, p := range pages {
-			rec, err := CapturePage(capturer, set.name, t.TempDir(), p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			n, err := normalize.Normalize(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g := graph.Build(n)
-			full := string(render.ContentMarkdown(g, false))
-			text, md := string(render.Text(g)), MarkdownScored(g)
-			if set.name == SetScrapinghub {
+		for i, p := range pages {
+			text, md, full := rs[i].text, rs[i].md, rs[i].full
+			if set == SetScrapinghub {
 				textRows, mdRows = append(textRows, Shingles(p.Body, text)), append(mdRows, Shingles(p.Body, md))
 				titled = append(titled, Shingles(p.Body, StripMarkdown(full)))
 			} else {
@@ -42,17 +23,17 @@ func TestQualityMarkdown(t *testing.T) {
 			}
 		}
 		var ts, ms Score
-		if set.name == SetScrapinghub {
+		if set == SetScrapinghub {
 			ts, ms = BodyScore(textRows), BodyScore(mdRows)
 		} else {
 			ts, ms = SnippetScore(textSnip), SnippetScore(mdSnip)
 		}
-		t.Logf("%s sample (%d pages): text F1 %.3f, markdown F1 %.3f (P %.3f R %.3f)", set.name, len(pages), ts.F1, ms.F1, ms.Precision, ms.Recall)
+		t.Logf("%s sample (%d pages): text F1 %.3f, markdown F1 %.3f (P %.3f R %.3f)", set, len(pages), ts.F1, ms.F1, ms.Precision, ms.Recall)
 		if len(titled) > 0 {
-			t.Logf("%s sample: markdown with title F1 %.3f", set.name, BodyScore(titled).F1)
+			t.Logf("%s sample: markdown with title F1 %.3f", set, BodyScore(titled).F1)
 		}
 		if ms.F1 < ts.F1-0.01 {
-			t.Errorf("%s: markdown F1 %.3f is below text F1 %.3f - 0.01", set.name, ms.F1, ts.F1)
+			t.Errorf("%s: markdown F1 %.3f is below text F1 %.3f - 0.01", set, ms.F1, ts.F1)
 		}
 	}
 }

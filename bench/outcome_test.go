@@ -1,12 +1,9 @@
 package bench
 
 import (
-	"runtime"
-	"sync"
 	"testing"
 
 	"github.com/sieve-dev/sieve/graph"
-	"github.com/sieve-dev/sieve/normalize"
 )
 
 // trueWalls are bench pages that do stand behind a wall: the ground truth
@@ -26,44 +23,24 @@ func TestNoFalseWalls(t *testing.T) {
 		t.Skip("reads every bench page")
 	}
 	for _, set := range []string{SetScrapinghub, SetTrafilatura} {
-		pages := samplePages(t, set, 1)
-		statuses := make([]string, len(pages))
-		evidence := make([][]string, len(pages))
-		// the pages are read GOMAXPROCS at a time: this test is the unit
-		// pass's longest, and it runs alone at its end
-		work := make(chan int)
-		var wg sync.WaitGroup
-		for range runtime.GOMAXPROCS(0) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range work {
-					p := pages[i]
-					rec, err := CapturePage(capturer, set, t.TempDir(), p)
-					if err != nil {
-						t.Error(err)
-						continue
-					}
-					n, err := normalize.Normalize(rec)
-					if err != nil {
-						t.Errorf("%s %s: %v", set, p.ID, err)
-						continue
-					}
-					o := graph.Build(n).Outcome
-					statuses[i], evidence[i] = o.Status, o.Evidence
-				}
-			}()
+		// every page read once (GOMAXPROCS at a time), the quality
+		// tests' samples among them (readPages)
+		pages, _ := setPages(t, set)
+		idx := make([]int, len(pages))
+		for i := range idx {
+			idx[i] = i
 		}
-		for i := range pages {
-			work <- i
-		}
-		close(work)
-		wg.Wait()
+		rs := readPages(t, set, pages, idx)
 		counts := map[string]int{}
 		for i, p := range pages {
-			counts[statuses[i]]++
-			if (statuses[i] == graph.StatusAuthRequired || statuses[i] == graph.StatusChallenge) && trueWalls[p.ID] == "" {
-				t.Errorf("%s %s (%s): %s, %q", set, p.ID, p.URL, statuses[i], evidence[i])
+			r := rs[i]
+			if r.err != nil {
+				t.Error(r.err)
+				continue
+			}
+			counts[r.status]++
+			if (r.status == graph.StatusAuthRequired || r.status == graph.StatusChallenge) && trueWalls[p.ID] == "" {
+				t.Errorf("%s %s (%s): %s, %q", set, p.ID, p.URL, r.status, r.evidence)
 			}
 		}
 		t.Logf("%s: %d pages, outcomes %v", set, len(pages), counts)

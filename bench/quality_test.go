@@ -20,19 +20,19 @@ const (
 )
 
 func TestQualityScrapinghub(t *testing.T) {
-	pages := samplePages(t, SetScrapinghub, 4)
+	pages, rs := sampleReads(t, SetScrapinghub)
 	var rows []ShingleCounts
-	for _, p := range pages {
-		rows = append(rows, Shingles(p.Body, sieveText(t, SetScrapinghub, p)))
+	for i, p := range pages {
+		rows = append(rows, Shingles(p.Body, rs[i].text))
 	}
 	check(t, SetScrapinghub, len(pages), BodyScore(rows), floorScrapinghub)
 }
 
 func TestQualityTrafilatura(t *testing.T) {
-	pages := samplePages(t, SetTrafilatura, 10)
+	pages, rs := sampleReads(t, SetTrafilatura)
 	var rows []SnippetCounts
-	for _, p := range pages {
-		rows = append(rows, Snippets(p, sieveText(t, SetTrafilatura, p)))
+	for i, p := range pages {
+		rows = append(rows, Snippets(p, rs[i].text))
 	}
 	check(t, SetTrafilatura, len(pages), SnippetScore(rows), floorTrafilatura)
 }
@@ -45,10 +45,10 @@ func check(t *testing.T, set string, n int, s Score, floor float64) {
 	}
 }
 
-// samplePages returns every step-th page of the set. Without the pages the
-// test skips, loudly, except in CI (CI=true), where the pages are laid
-// beside the clone and their absence is a failure.
-func samplePages(t *testing.T, set string, step int) []Page {
+// setPages returns the set's pages and its sample (every sampleStep-th
+// page). Without the pages the test skips, loudly, except in CI (CI=true),
+// where the pages are laid beside the clone and their absence is a failure.
+func setPages(t *testing.T, set string) (all, sample []Page) {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(Dir(), set, "ground_truth.json")); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -60,24 +60,10 @@ func samplePages(t *testing.T, set string, step int) []Page {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pages []Page
-	for i := 0; i < len(all); i += step {
-		pages = append(pages, all[i])
+	for i := 0; i < len(all); i += sampleStep[set] {
+		sample = append(sample, all[i])
 	}
-	return pages
+	return all, sample
 }
 
 var capturer = capture.New(capture.DefaultOptions())
-
-func sieveText(t *testing.T, set string, p Page) string {
-	t.Helper()
-	rec, err := CapturePage(capturer, set, t.TempDir(), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, err := SieveText(rec)
-	if err != nil {
-		t.Fatalf("%s %s: %v", set, p.ID, err)
-	}
-	return text
-}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/sieve-dev/sieve/frontier"
 	"github.com/sieve-dev/sieve/frontier/sitetest"
+	"github.com/sieve-dev/sieve/internal/testbin"
 )
 
 // lab is several worker machines on this one: a Linux network namespace
@@ -129,9 +130,7 @@ func newLab(tb testing.TB, n, sites int) *lab {
 		if _, ok := <-l.sigs; ok {
 			l.teardown()
 			os.RemoveAll(l.dir)
-			if static.dir != "" {
-				os.RemoveAll(static.dir)
-			}
+			testbin.Cleanup()
 			os.Exit(130)
 		}
 	}()
@@ -348,43 +347,23 @@ func labSite(tb testing.TB, l *lab, pages, orphans int) (*sitetest.Site, map[str
 	return site, ips
 }
 
-var static struct {
-	once sync.Once
-	dir  string
-	err  error
-	out  []byte
-}
-
-// TestMain removes the static build the crawl tests share.
+// TestMain removes the binaries the tests built (none under make test).
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if static.dir != "" {
-		os.RemoveAll(static.dir)
-	}
-	os.Exit(code)
+	os.Exit(testbin.Main(m))
 }
 
 // staticSieve puts the CGO_ENABLED=0 sieve the recipe ships with
-// --basefile at work/bin/static/sieve (built once for the package's tests).
+// --basefile at work/bin/static/sieve (make test's, or built once for the
+// package's tests).
 func staticSieve(tb testing.TB, work string) {
 	tb.Helper()
-	static.once.Do(func() {
-		if static.dir, static.err = os.MkdirTemp("", "sieve-static-"); static.err != nil {
-			return
-		}
-		build := exec.Command("go", "build", "-o", static.dir+"/", "../cmd/sieve")
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
-		static.out, static.err = build.CombinedOutput()
-	})
-	if static.err != nil {
-		tb.Fatalf("go build: %v\n%s", static.err, static.out)
-	}
+	src := testbin.Path(tb, "sieve")
 	dst := filepath.Join(work, "bin", "static", "sieve")
 	os.MkdirAll(filepath.Dir(dst), 0o755)
-	if os.Link(filepath.Join(static.dir, "sieve"), dst) == nil {
+	if os.Link(src, dst) == nil {
 		return
 	}
-	b, err := os.ReadFile(filepath.Join(static.dir, "sieve"))
+	b, err := os.ReadFile(src)
 	if err == nil {
 		err = os.WriteFile(dst, b, 0o755)
 	}

@@ -13,18 +13,15 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/sieve-dev/sieve/internal/sample"
+	"github.com/sieve-dev/sieve/internal/testbin"
 	"github.com/sieve-dev/sieve/schemas"
 )
 
-// bin builds the stage binaries once into a temporary directory.
+// bin returns a directory holding the stage binaries (make test's, or
+// built once for the package's tests).
 func bin(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	cmd := exec.Command("go", "build", "-o", dir+"/", "../cmd/sieve-capture", "../cmd/sieve-normalize", "../cmd/sieve-graph", "../cmd/sieve-render", "../cmd/sieve-frontier")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return dir
+	return testbin.Dir(t, "sieve-capture", "sieve-normalize", "sieve-graph", "sieve-render", "sieve-frontier")
 }
 
 func targets(t *testing.T, site string) (string, []string) {

@@ -5,7 +5,8 @@
 # what it checks). The client is installed into a cache directory the first
 # time; as root, a missing node/npm is installed with apt-get (Debian's npm
 # package). When that or the install fails, it fails under CI=true and
-# otherwise skips, loudly. Needs bin/sieve and bin/sieve-sample (make build).
+# otherwise skips, loudly. Needs sieve and sieve-sample in $SIEVE_TEST_BIN
+# (make mcp-client builds them there), else in bin/ (make build).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,7 +33,8 @@ if [ ! -f "$pkg" ] || ! grep -q "\"version\": \"$sdk_version\"" "$pkg"; then
   npm install --prefix "$cache" --no-audit --no-fund --silent "@modelcontextprotocol/sdk@$sdk_version" >&2 \
     || skip "npm install @modelcontextprotocol/sdk@$sdk_version failed"
 fi
+bin=${SIEVE_TEST_BIN:-$root/bin}
 for b in sieve sieve-sample; do
-  [ -x "$root/bin/$b" ] || { echo "mcp-client-test: bin/$b is missing: run make build" >&2; exit 1; }
+  [ -x "$bin/$b" ] || { echo "mcp-client-test: $bin/$b is missing: run make build" >&2; exit 1; }
 done
-exec node "$root/scripts/mcp-client-test.mjs" "$root/bin/sieve" "$root/bin/sieve-sample" "$cache/node_modules"
+exec node "$root/scripts/mcp-client-test.mjs" "$bin/sieve" "$bin/sieve-sample" "$cache/node_modules"

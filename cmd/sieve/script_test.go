@@ -23,6 +23,7 @@ import (
 	"github.com/sieve-dev/sieve/internal/cliutil"
 	"github.com/sieve-dev/sieve/internal/pdf"
 	"github.com/sieve-dev/sieve/internal/sample"
+	"github.com/sieve-dev/sieve/internal/testbin"
 	"github.com/sieve-dev/sieve/schemas"
 )
 
@@ -39,8 +40,14 @@ func TestMain(m *testing.M) {
 	for name, cmd := range sievecli.Programs() {
 		progs[name] = prog(name, cmd)
 	}
-	testscript.Main(m, progs)
+	testscript.Main(cleanup{m}, progs)
 }
+
+// cleanup runs the tests, then removes the binaries they built (none under
+// make test, which builds them once for every package).
+type cleanup struct{ m *testing.M }
+
+func (c cleanup) Run() int { return testbin.Main(c.m) }
 
 // TestScripts runs every script in testdata/script but the PDF ones:
 // make test runs it under -race, as the CLI's pipelines, crawls and

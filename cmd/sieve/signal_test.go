@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sieve-dev/sieve/internal/testbin"
 	"github.com/sieve-dev/sieve/schemas"
 )
 
@@ -26,16 +27,11 @@ import (
 // tests spell it out rather than import it.
 const exitInterrupted = 130
 
-// buildSignalBins builds sieve-capture and sieve into a temporary
-// directory: the signal tests need real processes to send signals to.
+// buildSignalBins returns a directory holding sieve-capture and sieve: the
+// signal tests need real processes to send signals to.
 func buildSignalBins(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	out, err := exec.Command("go", "build", "-o", dir+"/", "../sieve-capture", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return dir
+	return testbin.Dir(t, "sieve-capture", "sieve")
 }
 
 // TestSignals sends SIGTERM to sieve-capture and sieve distill while lines

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sieve-dev/sieve/internal/testbin"
 )
 
 // stageBinaries read records and write records: they link neither the
@@ -48,14 +50,7 @@ func TestStageStartupBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the stage binaries")
 	}
-	dir := t.TempDir()
-	args := []string{"build", "-o", dir + string(filepath.Separator)}
-	for _, b := range stageBinaries {
-		args = append(args, "../"+b)
-	}
-	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	dir := testbin.Dir(t, stageBinaries...)
 	for _, b := range stageBinaries {
 		inits := initTrace(t, filepath.Join(dir, b), "--version")
 		var total int64

@@ -5,11 +5,12 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sieve-dev/sieve/internal/testbin"
 )
 
 // The process floor (issue 27): what `sieve --version` initialises before
@@ -55,10 +56,7 @@ func TestStartupBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds sieve")
 	}
-	bin := filepath.Join(t.TempDir(), "sieve")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testbin.Path(t, "sieve")
 	inits := initTrace(t, bin, "--version")
 	var total int64
 	for _, c := range inits {

@@ -8,11 +8,14 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/sieve-dev/sieve/internal/testbin"
 )
 
-// TestStaticBuild is the documented static build (make static): sieve built
-// with CGO_ENABLED=0 is a static executable (no ELF interpreter) that runs
-// and reads a saved page into Markdown, PDF engine and all.
+// TestStaticBuild: sieve built with CGO_ENABLED=0, as make build and make
+// static build it (internal/testbin; make static adds -trimpath, which
+// changes no linking), is a static executable (no ELF interpreter) that
+// runs and reads a saved page into Markdown, PDF engine and all.
 func TestStaticBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds sieve with CGO_ENABLED=0 (minutes on a cold cache)")
@@ -21,12 +24,7 @@ func TestStaticBuild(t *testing.T) {
 		t.Skip("checks a Linux ELF")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "sieve")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
-	}
+	bin := testbin.Path(t, "sieve")
 	f, err := elf.Open(bin)
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,8 @@
 // Command testsum reads `go test -json` on stdin and prints what a person
 // needs from it: a line per package, the output of every failed test, the
 // names of skipped tests with their reasons, and one closing line
-// "N passed, N failed, N skipped" (appended to $TESTSUM_FILE too, when
-// set). Build errors are printed as they come. It exits 1 when anything failed (a test,
+// "N passed, N failed, N skipped in Ns" (appended to $TESTSUM_FILE too, when
+// set; the seconds are testsum's own run, which starts with go test's). Build errors are printed as they come. It exits 1 when anything failed (a test,
 // a package that did not build) and 0 otherwise. `make test` runs the unit
 // and race passes through it.
 package main
@@ -41,6 +41,7 @@ func run(in io.Reader, out io.Writer, args []string) int {
 	if len(args) > 0 {
 		label = strings.Join(args, " ")
 	}
+	start := time.Now()
 	var t tally
 	logs := map[string][]string{} // package/test → output lines
 	sc := bufio.NewScanner(in)
@@ -91,7 +92,7 @@ func run(in io.Reader, out io.Writer, args []string) int {
 	if len(t.pkgFailed) > 0 && t.failed == 0 {
 		t.failed = len(t.pkgFailed) // a package that did not build or crashed
 	}
-	closing := fmt.Sprintf("%s: %d passed, %d failed, %d skipped\n", label, t.passed, t.failed, t.skipped)
+	closing := fmt.Sprintf("%s: %d passed, %d failed, %d skipped in %ds\n", label, t.passed, t.failed, t.skipped, int(time.Since(start).Seconds()))
 	fmt.Fprint(out, closing)
 	if f := os.Getenv("TESTSUM_FILE"); f != "" {
 		// make test prints every pass's closing line again at its end

@@ -25,7 +25,7 @@ func TestRunCounts(t *testing.T) {
 	got := out.String()
 	for _, want := range []string{
 		"c_test.go:9: got 1, want 2", "FAIL p (1.5s)", "ok   r (200ms)", "q/x.go:1:1: syntax error",
-		"skipped: p TestB: b_test.go:3: Chromium is missing", "unit: 1 passed, 1 failed, 1 skipped\n",
+		"skipped: p TestB: b_test.go:3: Chromium is missing", "unit: 1 passed, 1 failed, 1 skipped in 0s\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
@@ -41,7 +41,7 @@ func TestRunAllPass(t *testing.T) {
 	if code := run(strings.NewReader(`{"Action":"pass","Package":"p","Test":"TestA"}`+"\n"), &out, nil); code != 0 {
 		t.Errorf("code %d", code)
 	}
-	if !strings.HasSuffix(out.String(), "go test: 1 passed, 0 failed, 0 skipped\n") {
+	if !strings.HasSuffix(out.String(), "go test: 1 passed, 0 failed, 0 skipped in 0s\n") {
 		t.Errorf("output %q", out.String())
 	}
 }
