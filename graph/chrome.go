@@ -256,7 +256,7 @@ func (b *builder) classify(mainShare float64) container {
 	for i := range b.blocks {
 		d := &b.blocks[i]
 		if c.node < 0 {
-			d.Role, d.Chrome, d.Reason = decide(d, mainShare)
+			d.Role, d.Chrome, d.Reason = decideWrapped(&c, d, mainShare)
 			if b.pdf && d.Role == "content" && d.Reason == noSignal {
 				d.Reason = "a page of the PDF (every page is the document)"
 			}
@@ -295,25 +295,63 @@ func (b *builder) classify(mainShare float64) container {
 	}
 	b.trimRails(&c)
 	b.textSignals()
-	b.keepLinksOnly()
+	b.keepLinksOnly(&c)
 	return c
 }
 
+// decideWrapped is decide, but a class/id chrome word on an element that
+// wraps nearly the whole page (wrapsPage) says nothing about the blocks
+// under it, as decideIn has it with a container.
+func decideWrapped(c *container, d *draft, mainShare float64) (role, kind, reason string) {
+	if !c.wrapsPage(d.zone) {
+		return decide(d, mainShare)
+	}
+	z := d.zone
+	d.zone.chrome = ""
+	role, kind, reason = decide(d, mainShare)
+	d.zone = z
+	return role, kind, reason
+}
+
 // keepLinksOnly keeps the blocks dropped only for being links when the
-// rules keep nothing else and no region signal claims them: a page that
-// is nothing but links (one link wrapped around its paragraphs) reads as
-// those links, not as an empty page.
-func (b *builder) keepLinksOnly() {
+// rules keep next to nothing and no region signal claims them: a page
+// that is nothing but links (one link wrapped around its paragraphs, a
+// section front of linked teasers) reads as those links, not as an empty
+// page. Beside a region (a <nav>) only sentence-long links count, not a
+// menu's one- or two-word items. A chrome word on an element that wraps
+// nearly the whole page (wrapsPage) claims nothing.
+func (b *builder) keepLinksOnly(c *container) {
+	kept, regions := 0, false
 	for i := range b.blocks {
-		if b.blocks[i].Role == "content" || b.blocks[i].zone.chrome != "" {
-			return
+		d := &b.blocks[i]
+		regions = regions || d.zone.chrome != "" && !c.wrapsPage(d.zone)
+		if d.Role == "content" && d.Type != TypeHeading {
+			if kept += utf8.RuneCountInString(d.Text); kept >= linksOnlyMaxChars {
+				return
+			}
 		}
 	}
 	for i := range b.blocks {
-		if d := &b.blocks[i]; d.Chrome == "link_list" {
-			d.Role, d.Chrome, d.Reason = "content", "", "the page holds only links and no chrome signal: its links are its text"
+		d := &b.blocks[i]
+		if !linkDropped(d) || d.zone.chrome != "" && !c.wrapsPage(d.zone) || regions && len(strings.Fields(d.Text)) < teaserMinWords {
+			continue
 		}
+		d.Role, d.Chrome, d.Reason = "content", "", "the page holds next to nothing but links and no chrome signal: its links are its text"
 	}
+}
+
+// teaserMinWords is the fewest words of a linked teaser, beside a region
+// signal, that the links-only rule keeps.
+const teaserMinWords = 4
+
+// linksOnlyMaxChars is the content text below which a page counts as
+// holding nothing but links.
+const linksOnlyMaxChars = 200
+
+// linkDropped reports whether a block was dropped for its links alone: a
+// run of link text, or a teaser of a list of them.
+func linkDropped(d *draft) bool {
+	return d.Chrome == "link_list" || d.Chrome == "related" || d.Chrome == "teaser"
 }
 
 // fallbackChars is the prose below which a container's pick is checked
@@ -332,8 +370,9 @@ func (b *builder) decideIn(c *container, d *draft) (role, kind, reason string) {
 	// A chrome word on an element that wraps the best-scoring container
 	// (a "menu-push" page wrapper) is outvoted by the text inside it, and
 	// so is a weak one (a page-builder "widget", a "header" div) on an
-	// element inside the container that holds prose.
-	if z.chrome != "" && !c.inside(b.t, c.core, z.signal) && !c.outvoted(z) {
+	// element inside the container that holds prose, and one on an element
+	// that wraps nearly the whole page.
+	if z.chrome != "" && !c.inside(b.t, c.core, z.signal) && !c.outvoted(z) && !c.wrapsPage(z) {
 		return "chrome", z.chrome, z.reason
 	}
 	if kind, why := blockChrome(d); kind != "" {

@@ -184,11 +184,24 @@ func (c *container) chromeZone(z zone) bool {
 	if z.weak && c.outvoted(z) {
 		return false
 	}
-	share := 1.0
-	if c.total > 0 {
-		share = float64(c.stats[z.signal].chars) / float64(c.total)
-	}
+	share := c.share(z.signal)
 	return share <= 0.5 || (!z.weak && share <= 0.8)
+}
+
+// share is the part of the page's text under element i.
+func (c *container) share(i int) float64 {
+	if c.total == 0 {
+		return 1
+	}
+	return float64(c.stats[i].chars) / float64(c.total)
+}
+
+// wrapsPage reports whether a class/id chrome word sits on an element that
+// holds nearly all the page's text (id="outerAd" around everything but the
+// masthead): it names a wrapper, not a region, as chromeZone has it for
+// ranking.
+func (c *container) wrapsPage(z zone) bool {
+	return z.byClass && c.share(z.signal) > 0.8
 }
 
 // outvoted reports whether a weak class/id chrome signal is outvoted by

@@ -153,7 +153,8 @@ func cleanInlineBytes(b []byte) string {
 }
 
 // classTokens splits class and id values into lower-case words, also at
-// camelCase boundaries: "siteFooter nav_main" → site footer nav main.
+// camelCase boundaries: "siteFooter nav_main" → site footer nav main; a
+// short upper-case prefix adds the word after it: "SSpopup" → sspopup popup.
 func classTokens(s string) []string { return appendClassTokens(nil, s) }
 
 // appendClassTokens appends the words of s (classTokens) to out. Words of
@@ -162,35 +163,57 @@ func appendClassTokens(out []string, s string) []string {
 	if !isASCII(s) {
 		return appendClassTokensRunes(out, s)
 	}
-	start := -1 // of the current word
+	start, tail := -1, -1 // of the current word; of its words after a short upper-case prefix
 	var prev byte
+	word := func(end int) {
+		out = append(out, lowerWord(s[start:end]))
+		if tail > start && tail < end {
+			out = append(out, s[tail:end])
+		}
+		start, tail = -1, -1
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case isLowerASCII(c) || '0' <= c && c <= '9':
 			if start < 0 {
 				start = i
+			} else if isLowerASCII(c) && 'A' <= prev && prev <= 'Z' && upperPrefix(s[start:i]) {
+				tail = i
 			}
 		case 'A' <= c && c <= 'Z':
 			if start >= 0 && isLowerASCII(prev) {
-				out = append(out, lowerWord(s[start:i]))
-				start = -1
+				word(i)
 			}
 			if start < 0 {
 				start = i
 			}
 		default:
 			if start >= 0 {
-				out = append(out, lowerWord(s[start:i]))
-				start = -1
+				word(i)
 			}
 		}
 		prev = c
 	}
 	if start >= 0 {
-		out = append(out, lowerWord(s[start:]))
+		word(len(s))
 	}
 	return out
+}
+
+// upperPrefix reports whether w is a site's short upper-case namespace
+// prefix ("SS" of "SSpopup", "NB" of "NBcontainer"): the lower-case word
+// after it is a word of its own too.
+func upperPrefix(w string) bool {
+	if len(w) < 2 || len(w) > 3 {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'A' || w[i] > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }

@@ -40,6 +40,7 @@ func main() {
 	out := flag.String("out", ".bench/quality", "write DIR/<set>/<system>/<id>.txt")
 	sets := flag.String("sets", strings.Join(allSets, ","), "comma-separated evaluation sets")
 	peers := flag.Bool("peers", false, "also run the Go peers (go-readability v2, go-trafilatura)")
+	only := flag.String("systems", "", "comma-separated systems to run (default: all)")
 	flag.StringVar(&captureCache, "captures", "", "keep capture records in DIR/<set>/<id>.json and reuse them (rendered pages vary from run to run)")
 	flag.Parse()
 	systems := []extractor{
@@ -49,12 +50,30 @@ func main() {
 	if *peers {
 		systems = append(systems, peerExtractors()...)
 	}
+	systems = pick(systems, *only)
 	for _, set := range strings.Split(*sets, ",") {
 		if err := runSet(set, *out, systems); err != nil {
 			fmt.Fprintln(os.Stderr, "quality:", err)
 			os.Exit(1)
 		}
 	}
+}
+
+// pick keeps the systems named in the comma-separated list only, all of
+// them when it is empty (a quick text-only run while tuning the rules).
+func pick(systems []extractor, only string) []extractor {
+	if only == "" {
+		return systems
+	}
+	var out []extractor
+	for _, s := range systems {
+		for _, name := range strings.Split(only, ",") {
+			if s.name == name {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 // runSet captures every page once (untimed: it is I/O), then times each
