@@ -23,7 +23,7 @@ UNIT_TESTS := \
   TestPDFSpanStyle TestPDFTags TestPDFRects TestPDFDocumentFacts TestPDFSourceInBlobs \
   TestPDFFromURL TestPDFFromFile TestPDFDeterministic TestPDFErrors TestPDFPassword TestPDFSizeCap \
   TestScanOCRPixelBudget TestScanOCRLinesShareABand TestScanOCRReadsScannedPDF \
-  TestScanOCRLeavesTextLayers TestScanOCRMissingTesseractIsAGapPerPage TestScanOCRTimeBudgetIsAGap TestScanOCRGreyRenderIsRGBALuma TestScanOCRUnmappedText \
+  TestScanOCRLeavesTextLayers TestScanOCRMissingTesseractIsAGapPerPage TestScanOCRTimeBudgetIsAGap TestScanOCRGreyRenderIsRGBALuma TestScanOCRUnmappedText TestScanOCRKeepsMappedText TestPDFOCRLayerCMap \
   TestCanvasOCRFontsSizesTiltAndContrast TestCanvasOCRReadsTextInReadingOrder TestCanvasOCRVerifyGroundsQuote \
   TestPDFGolden TestPDFCorpusDistill TestPDFJavaScriptEverywhere TestPDFScripts TestStaticBuild TestStartupBudget
 RACE_TESTS_PKGS := ./internal/pdf ./normalize

@@ -181,11 +181,99 @@ func readScan(ctx context.Context, p *PDFPage, body []byte, engine string, lang 
 	}
 	out := &PDFPageOCR{Engine: engine, DPI: dpi, Dropped: res.Dropped, Lang: lang.Lang, LangGap: lang.Gap()}
 	unskewLines(res.Lines, im, scale)
-	p.Lines = scanLines(res.Lines)
-	for _, l := range p.Lines {
+	read := scanLines(res.Lines)
+	if hasText(p) {
+		at, err := pdf.UnmappedAt(body, p.Index)
+		if err != nil {
+			at = nil // where is unknown: OCR still gives no word over mapped text
+		}
+		read = onlyUnmapped(read, p.Lines, at)
+		out.Kept = len(p.Lines)
+	}
+	for _, l := range read {
 		out.Words += len(l.Spans)
 	}
+	p.Lines = append(p.Lines[:out.Kept:out.Kept], read...)
 	return out
+}
+
+// hasText reports a page whose text layer gave some text.
+func hasText(p *PDFPage) bool {
+	for _, l := range p.Lines {
+		for _, s := range l.Spans {
+			if strings.TrimSpace(s.Text) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// onlyUnmapped keeps of OCR's lines the words that read text the page's
+// text layer does not give: over a place where unmapped text is drawn
+// (at: its objects' origins; any place when nil) and not over a word of
+// the text layer (lines), visible or hidden, which stays as read.
+func onlyUnmapped(read, lines []PDFLine, at []pdf.Box) []PDFLine {
+	out := read[:0]
+	for _, l := range read {
+		spans := l.Spans[:0]
+		for _, s := range l.Spans {
+			if (at == nil || drawnAt(s.Box, at)) && !overText(s.Box, lines) {
+				spans = append(spans, s)
+			}
+		}
+		if len(spans) == 0 {
+			continue
+		}
+		l.Spans, l.Box = spans, spanBounds(spans)
+		out = append(out, l)
+	}
+	return out
+}
+
+// drawnAt reports a word box holding an origin of unmapped text: glyphs
+// are drawn from their origin on the baseline, so the box is grown by
+// half its height to take in origins on its edges.
+func drawnAt(b PDFBox, at []pdf.Box) bool {
+	pad := b.H / 2
+	for _, o := range at {
+		if o.X0 >= b.X-pad && o.X0 <= b.X+b.W+pad && o.Y0 >= b.Y-pad && o.Y0 <= b.Y+b.H+pad {
+			return true
+		}
+	}
+	return false
+}
+
+// overText reports a word box half or more of which a text layer word
+// covers.
+func overText(b PDFBox, lines []PDFLine) bool {
+	for _, l := range lines {
+		if !boxesMeet(b, l.Box) {
+			continue
+		}
+		for _, s := range l.Spans {
+			x := min(b.X+b.W, s.Box.X+s.Box.W) - max(b.X, s.Box.X)
+			y := min(b.Y+b.H, s.Box.Y+s.Box.H) - max(b.Y, s.Box.Y)
+			if x > 0 && y > 0 && x*y >= b.W*b.H/2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func boxesMeet(a, b PDFBox) bool {
+	return a.X < b.X+b.W && b.X < a.X+a.W && a.Y < b.Y+b.H && b.Y < a.Y+a.H
+}
+
+// spanBounds is the box of spans.
+func spanBounds(spans []PDFSpan) PDFBox {
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, s := range spans {
+		x0, y0 = math.Min(x0, s.Box.X), math.Min(y0, s.Box.Y)
+		x1, y1 = math.Max(x1, s.Box.X+s.Box.W), math.Max(y1, s.Box.Y+s.Box.H)
+	}
+	return roundBox(PDFBox{X: x0, Y: y0, W: x1 - x0, H: y1 - y0})
 }
 
 // scanImage is a page as Tesseract reads it.

@@ -169,7 +169,7 @@ func layoutBlocks(words []*pdfWord, tables []*pdfTable) []pdfBlock {
 		atoms = append(atoms, pdfAtom{box: t.box, table: t})
 	}
 	for _, w := range words {
-		a := pdfAtom{box: w.box, size: w.size, word: w}
+		a := pdfAtom{box: atomBox(w), size: w.size, word: w}
 		if w.visible() {
 			atoms = append(atoms, a)
 		} else {
@@ -451,7 +451,7 @@ func inBand(l *pdfLine, height, share float64) bool {
 func wordRows(words []*pdfWord) []*pdfLine {
 	atoms := make([]pdfAtom, len(words))
 	for i, w := range words {
-		atoms[i] = pdfAtom{box: w.box, size: w.size, word: w}
+		atoms[i] = pdfAtom{box: atomBox(w), size: w.size, word: w}
 	}
 	var out []*pdfLine
 	for _, row := range rowGroups(atoms) {
@@ -609,19 +609,68 @@ func hasLetter(lines []*pdfLine) bool {
 
 // bodySize is the most common font size by characters over the body text
 // of all pages (visible words; the untagged blocks and the styled tagged
-// paragraphs); ties go to the smaller size.
+// paragraphs); ties go to the smaller size. A document whose running text
+// is all bold (a form of tables under a few bold headings) takes its
+// table cells instead, or its headings would be its body.
 func bodySize(pages []pdfPage, styled []*pdfEl) float64 {
 	chars := map[float64]int{}
+	regular := false
 	for _, b := range docBlocks(pages, styled) {
 		for _, l := range b.lines {
-			for _, w := range l.words {
-				if w.visible() {
-					chars[roundSize(w.size)] += utf8.RuneCountInString(w.text)
-				}
-			}
+			countSizes(chars, l.words)
+			regular = regular || slices.ContainsFunc(l.words, func(w *pdfWord) bool { return w.visible() && !w.bold })
 		}
 	}
-	return modeSize(chars)
+	if regular {
+		return modeSize(chars)
+	}
+	cells := map[float64]int{}
+	for i := range pages {
+		for _, words := range tableWords(&pages[i]) {
+			countSizes(cells, words)
+		}
+	}
+	if len(cells) == 0 {
+		return modeSize(chars)
+	}
+	return modeSize(cells)
+}
+
+// countSizes adds the characters of the visible words to chars by their
+// rounded size.
+func countSizes(chars map[float64]int, words []*pdfWord) {
+	for _, w := range words {
+		if w.visible() {
+			chars[roundSize(w.size)] += utf8.RuneCountInString(w.text)
+		}
+	}
+}
+
+// tableWords is the words of a page's tables: the untagged blocks' and
+// the tagged Table elements' cells.
+func tableWords(p *pdfPage) [][]*pdfWord {
+	var out [][]*pdfWord
+	for _, b := range p.blocks {
+		if b.table != nil {
+			out = append(out, b.table.words)
+		}
+	}
+	var walk func(el *pdfEl, in bool)
+	walk = func(el *pdfEl, in bool) {
+		in = in || el.tag == "table"
+		for _, l := range el.lines {
+			if in {
+				out = append(out, l.words)
+			}
+		}
+		for _, k := range el.kids {
+			walk(k, in)
+		}
+	}
+	for _, el := range p.tagged {
+		walk(el, false)
+	}
+	return out
 }
 
 // docBlocks is the untagged blocks of all pages and the styled tagged

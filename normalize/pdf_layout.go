@@ -380,7 +380,8 @@ func medianSize(atoms []pdfAtom) float64 {
 // "ac" is x-height tall, a comma a few points). Not the union of the
 // row's boxes: rows whose baselines step a little from column to column
 // would chain into one row the height of the page. Within a row atoms are sorted
-// left to right. A table is a row of its own.
+// left to right. A table is a row of its own; a row of words lying over
+// each other is cut into its layers (splitLayers).
 func rowGroups(atoms []pdfAtom) [][]pdfAtom {
 	sorted := sortedAtoms(atoms, func(a, b *pdfAtom) int {
 		return cmp.Or(cmp.Compare(a.top()+a.box.H/2, b.top()+b.box.H/2), cmp.Compare(a.left(), b.left()))
@@ -398,10 +399,12 @@ func rowGroups(atoms []pdfAtom) [][]pdfAtom {
 		rows = append(rows, []pdfAtom{a})
 		anchor = a.box
 	}
+	out := make([][]pdfAtom, 0, len(rows))
 	for _, r := range rows {
 		slices.SortStableFunc(r, func(a, b pdfAtom) int { return cmp.Compare(a.left(), b.left()) })
+		out = append(out, splitLayers(r)...)
 	}
-	return rows
+	return out
 }
 
 // sameRow reports whether b overlaps a vertically by at least half the

@@ -14,3 +14,7 @@ func IsPDFSource(s string) bool { return s == SourcePDF || s == SourcePDFOCR }
 
 // readByOCR reports a page whose lines are sieve's OCR of its pixels.
 func readByOCR(p *capture.PDFPage) bool { return p.OCR != nil && p.OCR.Gap == "" }
+
+// lineByOCR reports line i of a page as sieve's OCR: the page was read by
+// OCR and the line is not one of the text layer's it kept (pages[].ocr.kept).
+func lineByOCR(p *capture.PDFPage, i int) bool { return readByOCR(p) && i >= p.OCR.Kept }

@@ -70,16 +70,20 @@ func (ix *paintIndex) at(v float64, n int) int {
 	return min(int(v/ix.cell), n-1)
 }
 
-// under is the colour under a box: the fill of the last (topmost)
-// filled path whose box holds the whole box and is at most pdfPaintLines
-// sizes tall or covers pdfPageShare of the page both ways (a page
-// background: Chromium paints one, slides a dark one), else the white
-// page. Paths are taken to lie under text (backgrounds are painted
-// first). Capture gives a path's bounding box, not its shape: a tall box
-// is as often a filled curve of a drawing, with its labels inside the box
-// but not on the paint, as a background; cell shading, highlight and
-// redaction bars are a few lines tall.
-func (ix *paintIndex) under(b capture.PDFBox, size float64) (color, where string) {
+// under is the colour a box of text in colour fill is seen on: the fill
+// of the last (topmost) filled path whose box holds the whole box and is
+// at most pdfPaintLines sizes tall or covers pdfPageShare of the page
+// both ways (a page background: Chromium paints one, slides a dark one),
+// else the white page. Paths are taken to lie under text (backgrounds
+// are painted first). Capture gives a path's bounding box, not its shape:
+// a tall box is as often a filled curve of a drawing, with its labels
+// inside the box but not on the paint, as a background; cell shading,
+// highlight and redaction bars are a few lines tall. So a taller path
+// only ever shows text, never hides it: one whose fill differs from the
+// text's is what the text is seen on (white headings on a grey header
+// band five lines tall, a white label on a pie slice, a side tab's
+// white title), and one of the text's own colour is passed over.
+func (ix *paintIndex) under(b capture.PDFBox, size float64, fill string) (color, where string) {
 	local := ix.cells[ix.at(b.Y, ix.ny)*ix.nx+ix.at(b.X, ix.nx)]
 	i, j := len(local)-1, len(ix.big)-1
 	for i >= 0 || j >= 0 {
@@ -90,8 +94,11 @@ func (ix *paintIndex) under(b capture.PDFBox, size float64) (color, where string
 			k, j = ix.big[j], j-1
 		}
 		r := &ix.rects[k].Box
+		if b.X < r.X || b.Y < r.Y || b.X+b.W > r.X+r.W || b.Y+b.H > r.Y+r.H {
+			continue
+		}
 		fits := r.H <= pdfPaintLines*max(size, b.H) || r.W >= pdfPageShare*ix.page.W && r.H >= pdfPageShare*ix.page.H
-		if fits && b.X >= r.X && b.Y >= r.Y && b.X+b.W <= r.X+r.W && b.Y+b.H <= r.Y+r.H {
+		if fits || colorDistance(fill, ix.rects[k].Fill) > pdfColorNear {
 			return ix.rects[k].Fill, "filled path " + boxText(*r)
 		}
 	}

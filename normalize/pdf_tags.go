@@ -212,22 +212,39 @@ func subtreeMCIDs(t *capture.PDFTag, out []int) []int {
 }
 
 // streamLines cuts words in content order into lines: a word starts a new
-// line when it is not on the previous word's row or lies left of it.
+// line when it is not on the previous word's row, or lies left of it in
+// a row without right-to-left letters (Arabic and Hebrew run leftwards in
+// content order, and so do the numbers and dashes between them). A line
+// with right-to-left letters is put left to right, as the layout's lines
+// are, for logicalWords to read.
 func streamLines(words []*pdfWord) []*pdfLine {
 	var out []*pdfLine
-	var cur []*pdfWord
-	for i, w := range words {
-		if i > 0 {
-			prev := words[i-1]
-			if !sameRow(prev.box, w.box) || w.box.X < prev.box.X-max(prev.size, 1) {
-				out = append(out, newLine(cur))
-				cur = nil
-			}
+	start := 0
+	for i := 1; i <= len(words); i++ {
+		if i < len(words) && sameRow(words[i-1].box, words[i].box) {
+			continue
 		}
-		cur = append(cur, w)
+		out = append(out, rowLines(words[start:i])...)
+		start = i
 	}
-	if len(cur) > 0 {
-		out = append(out, newLine(cur))
+	return out
+}
+
+// rowLines cuts a run of words on one row (content order) into lines.
+func rowLines(row []*pdfWord) []*pdfLine {
+	if slices.ContainsFunc(row, func(w *pdfWord) bool { r, _ := directionCounts(w.text); return r > 0 }) {
+		row = slices.Clone(row)
+		sortWords(row)
+		return []*pdfLine{newLine(row)}
+	}
+	var out []*pdfLine
+	start := 0
+	for i := 1; i <= len(row); i++ {
+		if i < len(row) && row[i].box.X >= row[i-1].box.X-max(row[i-1].size, 1) {
+			continue
+		}
+		out = append(out, newLine(row[start:i:i]))
+		start = i
 	}
 	return out
 }

@@ -249,8 +249,8 @@ func textRuns(lines []*pdfLine) []pdfRun {
 					trimHyphen(&b, &runs, started)
 					sep = ""
 				}
-			case w.space && w.seq == prev.seq+1:
-				sep = " " // the text has a space here, however tight the glyphs
+			case w.space && w.seq == prev.seq+1, directionBreak(prev.text, w.text):
+				sep = " " // the text has a space here, however tight the glyphs, or the script turns
 			case closing(w.text) && gap < 2*pdfWordSpace*wordSize(w, prev):
 				sep = ""
 			case gap > pdfWordSpace*wordSize(w, prev), gap < -pdfWordSpace*wordSize(w, prev):
@@ -337,6 +337,17 @@ func directionCounts(s string) (rtl, ltr int) {
 		}
 	}
 	return rtl, ltr
+}
+
+// directionBreak reports whether one of two neighbouring words has
+// right-to-left letters and no others and the other left-to-right letters
+// and no right-to-left ones: Arabic and Latin letters make no word
+// together, though producers of mixed lines often draw no space between
+// them ("Python" against the Arabic word after it).
+func directionBreak(a, b string) bool {
+	ra, la := directionCounts(a)
+	rb, lb := directionCounts(b)
+	return ra > 0 && la == 0 && lb > 0 && rb == 0 || rb > 0 && lb == 0 && la > 0 && ra == 0
 }
 
 // closing reports whether a word starts with punctuation that follows the

@@ -51,7 +51,8 @@ func pageWords(p *capture.PDFPage) []pdfWord {
 	}
 	out := make([]pdfWord, 0, n)
 	paint := newPaintIndex(p)
-	for _, l := range p.Lines {
+	for li, l := range p.Lines {
+		byOCR := lineByOCR(p, li)
 		for _, s := range l.Spans {
 			text := strings.TrimSpace(textnorm.Text(presentationForms(s.Text)))
 			if text == "" {
@@ -61,10 +62,10 @@ func pageWords(p *capture.PDFPage) []pdfWord {
 			if s.MCID != nil {
 				w.mcid = *s.MCID
 			}
-			if !readByOCR(p) { // OCR reads only what shows: no colour or size test applies
+			if !byOCR { // OCR reads only what shows: no colour or size test applies
 				w.hidden, w.rule = spanHidden(&s, p, paint)
 			}
-			w.ocr = w.hidden == "" && (invisible(&s) || readByOCR(p))
+			w.ocr = w.hidden == "" && (invisible(&s) || byOCR)
 			out = append(out, w)
 		}
 	}
@@ -134,7 +135,7 @@ func spanHidden(s *capture.PDFSpan, p *capture.PDFPage, paint *paintIndex) (reas
 	if fill == "" {
 		fill = pdfDefaultColor
 	}
-	under, where := paint.under(s.Box, s.Size)
+	under, where := paint.under(s.Box, s.Size, fill)
 	if colorDistance(fill, under) <= pdfColorNear {
 		return HiddenSameColor, "fill " + fill + " on " + where + " " + under
 	}

@@ -182,4 +182,9 @@ type PDFPageOCR struct {
 	// no data for here, and how to install them: the page was read
 	// without them.
 	LangGap string `json:"lang_gap,omitempty"`
+	// Kept is how many of the page's lines, the first ones, are its text
+	// layer's, kept as read: a page whose unmapped text was read by OCR
+	// keeps the text that was mapped (the hidden-text rules judge it),
+	// and only the lines after these are Tesseract's.
+	Kept int `json:"kept,omitempty"`
 }

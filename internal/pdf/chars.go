@@ -47,13 +47,20 @@ func (e *engine) displayMatrix(ref requests.Page, w, h float64) (matrix, error) 
 
 // chars reads the page's text layer, at most limit characters; total is
 // how many the page has. In a tagged document (marked) every character's
-// marked-content id is read.
-func (e *engine) chars(ref requests.Page, m matrix, limit int, marked bool) (out []Char, total int, err error) {
+// marked-content id is read. loaded, when not nil, runs once the text page
+// is built, before any character is read (revive restores the objects it
+// changed there); after it, characters PDFium drew from an outline-less
+// glyph and found no Unicode for are left out (the character code itself,
+// or U+FFFD for a code that names no character) and not counted in total.
+func (e *engine) chars(ref requests.Page, m matrix, limit int, marked bool, loaded func()) (out []Char, total int, err error) {
 	tp, err := e.inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: ref})
 	if err != nil {
 		return nil, 0, fmt.Errorf("loading text: %w", err)
 	}
 	defer e.inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
+	if loaded != nil {
+		loaded()
+	}
 	n, err := e.inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
 	if err != nil {
 		return nil, 0, fmt.Errorf("counting characters: %w", err)
@@ -63,16 +70,38 @@ func (e *engine) chars(ref requests.Page, m matrix, limit int, marked bool) (out
 	count := min(n.Count, limit)
 	out = make([]Char, count)
 	st := styler{src: src, marked: marked, m: m}
+	var codes []int // characters that are codes, not Unicode
 	for i := range count {
-		if err := readChar(src, i, m, &out[i]); err != nil {
+		flat, err := readChar(src, i, m, &out[i])
+		if err != nil {
 			return nil, 0, fmt.Errorf("character %d: %w", i, err)
+		}
+		if flat && loaded != nil && (out[i].Rune == unicode.ReplacementChar || src.mapError(i)) {
+			codes = append(codes, i)
+			continue
 		}
 		st.next(i, &out[i])
 	}
 	if err := src.failed(); err != nil {
 		return nil, 0, fmt.Errorf("reading characters: %w", err)
 	}
-	return out, n.Count, nil
+	return without(out, codes), n.Count - len(codes), nil
+}
+
+// without is chars without the characters at the ascending indexes drop.
+func without(chars []Char, drop []int) []Char {
+	if len(drop) == 0 {
+		return chars
+	}
+	out := chars[:0]
+	for i, c := range chars {
+		if len(drop) > 0 && drop[0] == i {
+			drop = drop[1:]
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // textSource is the fast rawText reader of the text page when it binds,
@@ -86,25 +115,38 @@ func (e *engine) textSource(tp references.FPDF_TEXTPAGE) (textSource, func()) {
 	return &reqPage{e: e, tp: tp}, func() {}
 }
 
-// readChar reads character i's rune, size and box into c.
-func readChar(src textSource, i int, m matrix, c *Char) error {
+// flatShare: a glyph box thinner than this share of the font size across
+// its baseline is PDFium's stand-in for a glyph with no outline (a font
+// not embedded that no font here can stand in for, as CJK fonts in the
+// sandbox): size/1000 tall at the baseline.
+const flatShare = 0.005
+
+// readChar reads character i's rune, size and box into c. flat: PDFium
+// had no outline for the glyph, and c.Box is the loose box its font's
+// ascent, descent and advance give instead.
+func readChar(src textSource, i int, m matrix, c *Char) (flat bool, err error) {
 	c.Rune, c.Style = src.unicode(i), plain
 	if err := src.failed(); err != nil {
-		return err
+		return false, err
 	}
 	if unicode.IsSpace(c.Rune) && src.generated(i) {
 		c.Generated = true
-		return nil
+		return false, nil
 	}
 	c.FontSize = round(src.fontSize(i))
 	if err := src.failed(); err != nil {
-		return err
+		return false, err
 	}
 	l, r, b, t, ok := src.charBox(i)
+	if ok && !unicode.IsSpace(c.Rune) && math.Min(r-l, t-b) < flatShare*c.FontSize {
+		if ll, lr, lb, lt, lok := src.looseBox(i); lok && math.Min(lr-ll, lt-lb) > math.Min(r-l, t-b) {
+			l, r, b, t, flat = ll, lr, lb, lt, true
+		}
+	}
 	if ok { // PDFium has no box for some characters (e.g. some generated ones)
 		c.Box = mapBox(m, l, b, r, t)
 	}
-	return nil
+	return flat, nil
 }
 
 // mapBox maps a page-space rectangle to a top-left display box.

@@ -4,6 +4,8 @@ import (
 	"github.com/klippa-app/go-pdfium/enums"
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/klippa-app/go-pdfium/structs"
+	"github.com/tetratelabs/wazero/api"
 )
 
 // object is a page object: a go-pdfium reference (reqObjects) or a native
@@ -27,6 +29,13 @@ type objSource interface {
 	matrix(o object) (matrix, bool)
 	formCount(o object) (int, bool)
 	formObject(o object, i int) (object, bool)
+	// For revive: a text object's render mode (-1 when PDFium does not
+	// say), setting it, its stroke width, and an identity transform that
+	// makes PDFium compute its box again.
+	renderMode(o object) int
+	setRenderMode(o object, mode int) bool
+	setStrokeWidth(o object, w float32) bool
+	recompute(o object)
 }
 
 // reqObjects is an objSource on go-pdfium's requests.
@@ -116,6 +125,28 @@ func (s reqObjects) formObject(o object, i int) (object, bool) {
 	return object{ref: x.PageObject}, true
 }
 
+func (s reqObjects) renderMode(o object) int {
+	r, err := s.e.inst.FPDFTextObj_GetTextRenderMode(&requests.FPDFTextObj_GetTextRenderMode{PageObject: o.ref})
+	if err != nil {
+		return -1
+	}
+	return int(r.TextRenderMode)
+}
+
+func (s reqObjects) setRenderMode(o object, mode int) bool {
+	_, err := s.e.inst.FPDFTextObj_SetTextRenderMode(&requests.FPDFTextObj_SetTextRenderMode{PageObject: o.ref, TextRenderMode: enums.FPDF_TEXT_RENDERMODE(mode)})
+	return err == nil
+}
+
+func (s reqObjects) setStrokeWidth(o object, w float32) bool {
+	_, err := s.e.inst.FPDFPageObj_SetStrokeWidth(&requests.FPDFPageObj_SetStrokeWidth{PageObject: o.ref, StrokeWidth: w})
+	return err == nil
+}
+
+func (s reqObjects) recompute(o object) {
+	s.e.inst.FPDFPageObj_Transform(&requests.FPDFPageObj_Transform{PageObject: o.ref, Transform: structs.FPDF_FS_MATRIX{A: 1, D: 1}})
+}
+
 // rawObjects is an objSource on the wasm module: a session on one page.
 type rawObjects struct {
 	*rawPage
@@ -188,4 +219,27 @@ func (s rawObjects) formCount(o object) (int, bool) {
 func (s rawObjects) formObject(o object, i int) (object, bool) {
 	h := s.callObj(fnFormObject, o.h, uint64(i))
 	return object{h: h}, h != 0 && s.err == nil
+}
+
+func (s rawObjects) renderMode(o object) int {
+	m := i32(s.callObj(fnRenderMode, o.h))
+	if s.err != nil {
+		return -1
+	}
+	return int(m)
+}
+
+func (s rawObjects) setRenderMode(o object, mode int) bool {
+	ok := i32(s.callObj(fnSetRenderMode, o.h, uint64(uint32(int32(mode)))))
+	return ok == 1 && s.err == nil
+}
+
+func (s rawObjects) setStrokeWidth(o object, w float32) bool {
+	ok := i32(s.callObj(fnSetStrokeWidth, o.h, api.EncodeF32(w)))
+	return ok == 1 && s.err == nil
+}
+
+func (s rawObjects) recompute(o object) {
+	one, zero := api.EncodeF64(1), api.EncodeF64(0)
+	s.callObj(fnTransform, o.h, one, zero, zero, one, zero, zero)
 }

@@ -35,12 +35,15 @@ type Page struct {
 	Images   []Box  // image objects' boxes, in drawing order (the first maxPageImages)
 	Links    []Link
 	Annots   []Annotation
-	// Unmapped counts the page's text objects that give no character:
-	// glyphs PDFium cannot map to Unicode (a CID font with neither a
-	// ToUnicode map nor a character collection it knows), so their text
-	// is not in Chars.
+	// Unmapped counts the page's text objects that give no character
+	// even when read again (revive): codes their font maps to no Unicode
+	// (a CID font with neither a ToUnicode map nor a character collection
+	// PDFium knows, a code outside its CMap), so their text is not in
+	// Chars.
 	Unmapped int
 	Err      string // why the page could not be read; "" when it could
+
+	unmappedAt []Box // where the text Unmapped counts is drawn: its objects' origins
 }
 
 // Char is one character of a page's text layer. Generated characters
@@ -193,17 +196,32 @@ func (e *engine) readPage(doc references.FPDF_DOCUMENT, i int, limit int, marked
 	if len(p.Annots) > 0 {
 		page = e.flatten(doc, i, page)
 	}
-	p.Chars, r.total, err = e.chars(ref, m, limit, marked)
+	p.Chars, r.total, err = e.chars(ref, m, limit, marked, nil)
 	if err != nil {
 		p.Chars, r.charErr = []Char{}, err.Error()
 	}
 	objs := e.rects(page, m)
 	p.Rects, p.Images = objs.rects, objs.images
 	if len(p.Chars) == r.total && len(objs.texts) < maxPageTexts {
-		p.Unmapped = unmapped(objs.texts, p.Chars)
+		e.reviveText(page, ref, m, limit, marked, objs, &r)
+		p.unmappedAt = unmappedPoints(objs.texts, p.Chars)
+		p.Unmapped = len(p.unmappedAt)
 	}
 	p.Tags, r.tagErr = e.tags(ref)
 	return r
+}
+
+// reviveText reads the page's text again when PDFium left out enough
+// text objects to report (unmapped's bar): see revive. A failed second
+// read keeps the first.
+func (e *engine) reviveText(page references.FPDF_PAGE, ref requests.Page, m matrix, limit int, marked bool, objs pathReader, r *pageRead) {
+	ids := pointsAlone(objs.texts, r.page.Chars)
+	if !overBar(len(ids), r.page.Chars) {
+		return
+	}
+	if chars, total, err := e.revive(page, ref, m, limit, marked, objs.objs, ids); err == nil {
+		r.page.Chars, r.total = chars, total
+	}
 }
 
 // flatten draws the page's annotations into its content, as a viewer

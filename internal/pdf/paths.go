@@ -44,6 +44,7 @@ type pathReader struct {
 	rects   []Rect
 	images  []Box
 	texts   []Box
+	objs    []object // the text objects whose boxes are texts, for revive
 }
 
 // rects reads the page's path, image and text objects, also inside form
@@ -101,6 +102,7 @@ func (r *pathReader) object(obj object, m matrix, depth int) {
 	case enums.FPDF_PAGEOBJ_TEXT:
 		if l, b, rt, t, ok := r.src.bounds(obj); ok && len(r.texts) < maxPageTexts {
 			r.texts = append(r.texts, mapRect(m, float64(l), float64(b), float64(rt), float64(t)))
+			r.objs = append(r.objs, obj)
 		}
 	case enums.FPDF_PAGEOBJ_FORM:
 		if depth < maxFormDepth {

@@ -73,6 +73,11 @@ const (
 	fnObjMatrix
 	fnFormCount
 	fnFormObject
+	fnLooseBox
+	fnMapError
+	fnSetRenderMode
+	fnSetStrokeWidth
+	fnTransform
 	rawFnCount
 )
 
@@ -98,6 +103,11 @@ var rawFnNames = [rawFnCount]string{
 	fnObjMatrix:       "FPDFPageObj_GetMatrix",
 	fnFormCount:       "FPDFFormObj_CountObjects",
 	fnFormObject:      "FPDFFormObj_GetObject",
+	fnLooseBox:        "FPDFText_GetLooseCharBox",
+	fnMapError:        "FPDFText_HasUnicodeMapError",
+	fnSetRenderMode:   "FPDFTextObj_SetTextRenderMode",
+	fnSetStrokeWidth:  "FPDFPageObj_SetStrokeWidth",
+	fnTransform:       "FPDFPageObj_Transform",
 }
 
 var errRaw = errors.New("go-pdfium's implementation is not the one rawText knows")
@@ -289,6 +299,19 @@ func (p *rawPage) charBox(i int) (l, r, b, t float64, ok bool) {
 	}
 	return p.f64(0), p.f64(8), p.f64(16), p.f64(24), true
 }
+
+// looseBox is FPDFText_GetLooseCharBox (an FS_RECTF: left, top, right,
+// bottom); ok false when PDFium has none.
+func (p *rawPage) looseBox(i int) (l, r, b, t float64, ok bool) {
+	if i32(p.call(fnLooseBox, i, p.buf)) == 0 || p.err != nil {
+		return 0, 0, 0, 0, false
+	}
+	return float64(p.f32(0)), float64(p.f32(8)), float64(p.f32(12)), float64(p.f32(4)), true
+}
+
+// mapError reports a character PDFium found no Unicode for (it then
+// gives the character code itself).
+func (p *rawPage) mapError(i int) bool { return i32(p.call(fnMapError, i)) == 1 }
 
 // fontWeight is -1 when PDFium does not know it.
 func (p *rawPage) fontWeight(i int) int { return int(i32(p.call(fnFontWeight, i))) }

@@ -14,7 +14,9 @@ type textSource interface {
 	generated(i int) bool   // false when PDFium cannot say
 	fontSize(i int) float64 // the Tf size
 	charBox(i int) (l, r, b, t float64, ok bool)
-	fontWeight(i int) int // <= 0 when unknown
+	looseBox(i int) (l, r, b, t float64, ok bool) // from the font's ascent, descent and the advance
+	mapError(i int) bool                          // PDFium found no Unicode for it
+	fontWeight(i int) int                         // <= 0 when unknown
 	fontInfo(i int) (fontInfo, bool)
 	fillColor(i int) (r, g, b, a uint32, ok bool)
 	matrixCD(i int) (c, d float32, ok bool)
@@ -60,6 +62,19 @@ func (p *reqPage) charBox(i int) (l, r, b, t float64, ok bool) {
 		return 0, 0, 0, 0, false
 	}
 	return c.Left, c.Right, c.Bottom, c.Top, true
+}
+
+func (p *reqPage) looseBox(i int) (l, r, b, t float64, ok bool) {
+	c, err := p.e.inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: p.tp, Index: i})
+	if err != nil {
+		return 0, 0, 0, 0, false
+	}
+	return float64(c.Rect.Left), float64(c.Rect.Right), float64(c.Rect.Bottom), float64(c.Rect.Top), true
+}
+
+func (p *reqPage) mapError(i int) bool {
+	m, err := p.e.inst.FPDFText_HasUnicodeMapError(&requests.FPDFText_HasUnicodeMapError{TextPage: p.tp, Index: i})
+	return err == nil && m.HasUnicodeMapError
 }
 
 func (p *reqPage) fontWeight(i int) int {

@@ -2,59 +2,127 @@ package pdf
 
 import (
 	"cmp"
+	"errors"
+	"fmt"
 	"slices"
+	"time"
+
+	"github.com/klippa-app/go-pdfium/requests"
 )
 
-// A text object whose glyphs PDFium cannot load or map to Unicode (a CID
-// font with neither a ToUnicode map nor a character collection PDFium
-// reads, as in some scanners' OCR layers) gives no characters, and its
-// bounds shrink to a point: its origin. Such points with no character
-// near them are counted, and a page reports them (Page.Unmapped) when
+// A text object whose glyphs PDFium cannot load (a font not embedded that
+// no font here stands in for, as a CJK font in the sandbox) has empty
+// glyph boxes: when it draws one glyph, as scanners' OCR layers do, its
+// bounds shrink to a point, its origin, and PDFium's text page leaves it
+// out (it skips objects under 0.01 pt wide). Such points with no
+// character near them are revived (revive.go); those that still give no
+// character are counted, and a page reports them (Page.Unmapped) when
 // there are at least unmappedMin and at least unmappedShare of the
 // page's characters: empty strings and stray space runs leave a few
 // points on many ordinary pages.
 const (
 	unmappedMin   = 20
 	unmappedShare = 0.5
-	// unmappedGlyph is where (points) a glyph drawn from an origin lies:
-	// up to unmappedRise above it and unmappedRun to its right.
-	unmappedRise = 8.0
-	unmappedRun  = 6.0
-	unmappedPad  = 1.0
+	// unmappedPad is how far (points) an object's origin may lie outside
+	// the box of a character drawn from it.
+	unmappedPad = 1.0
 )
 
-// unmapped is the number of text objects (their boxes) that are points
-// with no character of the text layer drawn from them, when it passes the
-// page's bar (see unmappedMin); else 0.
-func unmapped(texts []Box, chars []Char) int {
-	type mid struct{ x, y float64 }
-	mids := make([]mid, 0, len(chars))
+// UnmappedAt is where on page i (0-based) of the PDF in data text is drawn
+// that gives no character: the origins (boxes of no size) of the text
+// objects Page.Unmapped counts; nil when the page reports none. It reads
+// that page alone, as Parse reads it.
+func UnmappedAt(data []byte, i int) ([]Box, error) {
+	engMu.Lock()
+	defer engMu.Unlock()
+	e, err := getEngine()
+	if err != nil {
+		return nil, err
+	}
+	watchdog := time.AfterFunc(docTimeout, e.kill)
+	at, err := e.unmappedAt(data, i)
+	fired := !watchdog.Stop()
+	if fired {
+		at, err = nil, fmt.Errorf("%w (%s)", ErrTooSlow, docTimeout)
+	}
+	if fired || e.renew() != nil {
+		e.pool.Close()
+		eng = nil
+	}
+	return at, err
+}
+
+func (e *engine) unmappedAt(data []byte, i int) ([]Box, error) {
+	opened, err := e.inst.FPDF_LoadMemDocument(&requests.FPDF_LoadMemDocument{Data: &data})
+	if err != nil {
+		return nil, openError(err, false)
+	}
+	doc := opened.Document
+	defer e.inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc})
+	r := e.readPage(doc, i, limits.pageChars, e.isTagged(doc))
+	if r.page.Err != "" {
+		return nil, errors.New(r.page.Err)
+	}
+	return r.page.unmappedAt, nil
+}
+
+// unmappedPoints are the boxes (points) of the text objects with no
+// character of the text layer drawn from them, when there are enough to
+// pass the page's bar (see unmappedMin); else nil.
+func unmappedPoints(texts []Box, chars []Char) []Box {
+	ids := pointsAlone(texts, chars)
+	if !overBar(len(ids), chars) {
+		return nil
+	}
+	out := make([]Box, len(ids))
+	for k, i := range ids {
+		out[k] = texts[i]
+	}
+	return out
+}
+
+// overBar reports n points without characters that a page reports.
+func overBar(n int, chars []Char) bool {
+	drawn := 0
 	for _, c := range chars {
 		if !c.Generated && c.Box != (Box{}) {
-			mids = append(mids, mid{(c.Box.X0 + c.Box.X1) / 2, (c.Box.Y0 + c.Box.Y1) / 2})
+			drawn++
 		}
 	}
-	slices.SortFunc(mids, func(a, b mid) int { return cmp.Compare(a.y, b.y) })
-	n := 0
-	for _, t := range texts {
+	return n >= unmappedMin && float64(n) >= unmappedShare*float64(drawn)
+}
+
+// pointsAlone lists the indexes of the text objects whose boxes are
+// points with no character of chars drawn from them: none whose box,
+// padded by unmappedPad, holds the point.
+func pointsAlone(texts []Box, chars []Char) []int {
+	boxes := make([]Box, 0, len(chars))
+	tallest := 0.0
+	for _, c := range chars {
+		if !c.Generated && c.Box != (Box{}) {
+			boxes = append(boxes, c.Box)
+			tallest = max(tallest, c.Box.Y1-c.Box.Y0)
+		}
+	}
+	slices.SortFunc(boxes, func(a, b Box) int { return cmp.Compare(a.Y0, b.Y0) })
+	var out []int
+	for i, t := range texts {
 		if t.X1-t.X0 >= unmappedPad || t.Y1-t.Y0 >= unmappedPad {
 			continue // a box with some size: PDFium loaded its glyphs
 		}
-		g := Box{t.X0 - unmappedPad, t.Y0 - unmappedRise, t.X0 + unmappedRun, t.Y0 + unmappedPad}
-		k, _ := slices.BinarySearchFunc(mids, g.Y0, func(m mid, y float64) int { return cmp.Compare(m.y, y) })
+		from := t.Y0 - unmappedPad - tallest
+		k, _ := slices.BinarySearchFunc(boxes, from, func(b Box, y float64) int { return cmp.Compare(b.Y0, y) })
 		found := false
-		for ; k < len(mids) && mids[k].y <= g.Y1; k++ {
-			if mids[k].x >= g.X0 && mids[k].x <= g.X1 {
+		for ; k < len(boxes) && boxes[k].Y0 <= t.Y0+unmappedPad; k++ {
+			b := boxes[k]
+			if t.Y0 <= b.Y1+unmappedPad && t.X0 >= b.X0-unmappedPad && t.X0 <= b.X1+unmappedPad {
 				found = true
 				break
 			}
 		}
 		if !found {
-			n++
+			out = append(out, i)
 		}
 	}
-	if n < unmappedMin || float64(n) < unmappedShare*float64(len(mids)) {
-		return 0
-	}
-	return n
+	return out
 }

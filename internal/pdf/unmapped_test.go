@@ -3,20 +3,24 @@ package pdf
 import (
 	"bytes"
 	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 )
 
-// cidPDF is a one-page PDF whose text is n two-byte codes (GBK for 关于,
+// cidPDF is a one-page PDF whose text is n two-byte codes (GBK for 关,
 // drawn one Tj each, as OCR layers place glyphs) in font: "cjk" is a
 // Type0 font with the predefined GBK-EUC-H CMap, a CIDFontType2 not
-// embedded and no ToUnicode (pr-136-example's OCR layer), "latin" the
-// same two letters "ok" in Helvetica.
+// embedded and no ToUnicode (pr-136-example's OCR layer); "identity" the
+// same with Identity-H and the Identity ordering (codes that name no
+// character); "outside" the cjk font with the code <FF>, outside its
+// CMap's code space; "latin" the two letters "ok" in Helvetica.
 func cidPDF(font string, n int) []byte {
 	var content bytes.Buffer
 	for i := range n {
-		code := "<B9D8>"
-		if font == "latin" {
-			code = "(ok)"
+		code := map[string]string{"latin": "(ok)", "outside": "<FF>"}[font]
+		if code == "" {
+			code = "<B9D8>"
 		}
 		fmt.Fprintf(&content, "BT /F1 12 Tf %d %d Td %s Tj ET\n", 50+(i%20)*25, 700-(i/20)*20, code)
 	}
@@ -26,8 +30,13 @@ func cidPDF(font string, n int) []byte {
 			"<</Type/Font/Subtype/CIDFontType2/BaseFont/SimSun/DW 1000/CIDSystemInfo<</Ordering(GB1)/Registry(Adobe)/Supplement 2>>/FontDescriptor 7 0 R>>",
 			"<</Type/FontDescriptor/FontBBox[-8 -145 1000 859]/FontName/SimSun/Flags 32/StemV 88/CapHeight 684/Ascent 859/Descent -141/ItalicAngle 0>>",
 		},
+		"identity": {
+			"<</Type/Font/Subtype/Type0/BaseFont/SimSun/Encoding/Identity-H/DescendantFonts[6 0 R]>>",
+			"<</Type/Font/Subtype/CIDFontType2/BaseFont/SimSun/DW 1000/CIDSystemInfo<</Ordering(Identity)/Registry(Adobe)/Supplement 0>>/FontDescriptor 7 0 R>>",
+			"<</Type/FontDescriptor/FontBBox[-8 -145 1000 859]/FontName/SimSun/Flags 32/StemV 88/CapHeight 684/Ascent 859/Descent -141/ItalicAngle 0>>",
+		},
 		"latin": {"<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>", "<<>>", "<<>>"},
-	}[font]
+	}[strings.Replace(font, "outside", "cjk", 1)]
 	objs := []string{
 		"<</Type/Catalog/Pages 2 0 R>>",
 		"<</Type/Pages/Kids[3 0 R]/Count 1>>",
@@ -51,27 +60,57 @@ func cidPDF(font string, n int) []byte {
 	return b.Bytes()
 }
 
-// TestUnmappedText: text drawn in a font whose glyphs PDFium cannot map
-// to Unicode gives no characters, and the page counts it; the same
-// layout in a font it reads counts nothing, nor do a few such runs.
+// TestUnmappedText: one-glyph text objects in a font not embedded, whose
+// glyphs have no outline here, are points PDFium's text page leaves out;
+// they are read again (revive) and give their characters when the font's
+// CMap names them (GBK-EUC-H), with boxes a glyph tall. Codes that name
+// no character (Identity-H with the Identity ordering, a code outside the
+// CMap's code space) give none and are counted; a few such runs, or a font PDFium reads, count nothing.
 func TestUnmappedText(t *testing.T) {
 	for _, c := range []struct {
-		font string
-		n    int
-		want func(int) bool
-		says string
+		font     string
+		n        int
+		unmapped int
+		text     string // the page's characters, generated spaces left out
 	}{
-		{"cjk", 60, func(u int) bool { return u == 60 }, "60"},
-		{"cjk", unmappedMin - 1, func(u int) bool { return u == 0 }, "0 (under the bar)"},
-		{"latin", 60, func(u int) bool { return u == 0 }, "0"},
+		{"cjk", 60, 0, strings.Repeat("关", 60)},
+		{"identity", 60, 60, ""},
+		{"identity", unmappedMin - 1, 0, ""},
+		{"outside", 60, 60, ""},
+		{"latin", 60, 0, strings.Repeat("ok", 60)},
 	} {
 		doc, err := Parse(cidPDF(c.font, c.n))
 		if err != nil {
 			t.Fatal(err)
 		}
 		p := doc.Pages[0]
-		if !c.want(p.Unmapped) {
-			t.Errorf("%s font, %d runs: Unmapped = %d, want %s (%d characters read)", c.font, c.n, p.Unmapped, c.says, len(p.Chars))
+		var text strings.Builder
+		for _, ch := range p.Chars {
+			if !ch.Generated && ch.Rune != ' ' {
+				text.WriteRune(ch.Rune)
+			}
+			if c.font == "cjk" && !ch.Generated && ch.Box.Y1-ch.Box.Y0 < 10 {
+				t.Errorf("cjk: %q box %+v is not a 12 pt glyph tall", ch.Rune, ch.Box)
+			}
+		}
+		if p.Unmapped != c.unmapped || text.String() != c.text {
+			t.Errorf("%s font, %d runs: Unmapped = %d, text %q; want %d, %q", c.font, c.n, p.Unmapped, text.String(), c.unmapped, c.text)
+		}
+	}
+}
+
+// TestReviveRawSameAsRequests: the second read of revived text objects
+// (and the loose boxes and Unicode errors it reads) gives the same page
+// through the direct calls as through go-pdfium's requests.
+func TestReviveRawSameAsRequests(t *testing.T) {
+	for _, font := range []string{"cjk", "outside"} {
+		raw, rawErr := parseVia(t, cidPDF(font, 60), true)
+		req, reqErr := parseVia(t, cidPDF(font, 60), false)
+		if rawErr != nil || reqErr != nil {
+			t.Fatal(rawErr, reqErr)
+		}
+		if !reflect.DeepEqual(raw, req) {
+			t.Errorf("%s: the direct calls and the requests read different pages:\n%+v\n%+v", font, raw.Pages[0], req.Pages[0])
 		}
 	}
 }
