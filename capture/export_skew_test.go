@@ -1,6 +1,10 @@
 package capture
 
-import "math"
+import (
+	"math"
+
+	"github.com/sieve-dev/sieve/internal/ocr"
+)
 
 // ScanPixelsStraightened is ScanPixels with the page straightened whatever
 // its skew (straighten) or never, and the skew measured.
@@ -10,5 +14,8 @@ func ScanPixelsStraightened(body []byte, i int, w, h float64, straighten bool) (
 		at = 0
 	}
 	im, err := scanPixelsAt(body, i, w, h, true, at)
-	return im.bmp, im.dpi, err
+	if err != nil {
+		return nil, 0, err
+	}
+	return ocr.BMP(im.gray), im.dpi, nil
 }

@@ -3,6 +3,7 @@ package capture
 import (
 	"context"
 	"fmt"
+	"image"
 	"math"
 	"sort"
 	"strings"
@@ -172,7 +173,9 @@ func readScan(ctx context.Context, p *PDFPage, body []byte, engine string, lang 
 	pctx, cancel := context.WithTimeout(ctx, pdfOCRPageTime)
 	defer cancel()
 	dpi, scale := im.dpi, float64(im.dpi)/72
-	res, err := ocr.Read(pctx, im.bmp, ocr.Options{Scale: scale, PSM: ocrPSM, DPI: dpi, Lang: lang.Lang})
+	// ReadImage hands Tesseract the box around the ink: a scan's blank
+	// margins cost it work and hold no words
+	res, err := ocr.ReadImage(pctx, im.gray, ocr.Options{Scale: scale, PSM: ocrPSM, DPI: dpi, Lang: lang.Lang})
 	switch {
 	case pctx.Err() != nil:
 		return &PDFPageOCR{Gap: fmt.Sprintf("not read by OCR: Tesseract took longer than %s", pdfOCRPageTime)}
@@ -278,10 +281,10 @@ func spanBounds(spans []PDFSpan) PDFBox {
 
 // scanImage is a page as Tesseract reads it.
 type scanImage struct {
-	bmp  []byte  // grey, faint text erased, despeckled, straightened
-	dpi  int     // rendered at
-	skew float64 // degrees the page was turned back by (0: not turned)
-	w, h int     // pixels
+	gray *image.Gray // faint text erased, despeckled, straightened
+	dpi  int         // rendered at
+	skew float64     // degrees the page was turned back by (0: not turned)
+	w, h int         // pixels
 }
 
 // scanPixels is page i (w×h points) as Tesseract reads it: rendered at
@@ -315,7 +318,7 @@ func scanPixelsAt(body []byte, i int, w, h float64, onlyImages bool, minDeskew f
 	} else {
 		g = ocr.Straightened(g, skew)
 	}
-	return scanImage{bmp: ocr.BMP(g), dpi: dpi, skew: skew, w: g.Rect.Dx(), h: g.Rect.Dy()}, nil
+	return scanImage{gray: g, dpi: dpi, skew: skew, w: g.Rect.Dx(), h: g.Rect.Dy()}, nil
 }
 
 // unskewLines maps a straightened page's lines back onto the page as it
