@@ -25,7 +25,7 @@ UNIT_TESTS := \
   TestScanOCRPixelBudget TestScanOCRLinesShareABand TestScanOCRReadsScannedPDF \
   TestScanOCRLeavesTextLayers TestScanOCRMissingTesseractIsAGapPerPage TestScanOCRTimeBudgetIsAGap TestScanOCRGreyRenderIsRGBALuma TestScanOCRUnmappedText TestScanOCRKeepsMappedText TestPDFOCRLayerCMap \
   TestCanvasOCRFontsSizesTiltAndContrast TestCanvasOCRReadsTextInReadingOrder TestCanvasOCRVerifyGroundsQuote \
-  TestPDFGolden TestPDFCorpusDistill TestPDFJavaScriptEverywhere TestPDFScripts TestStaticBuild TestStartupBudget
+  TestPDFGolden TestPDFCorpusDistill TestPDFCorpusOneRecordEach TestPDFJavaScriptEverywhere TestPDFScripts TestStaticBuild TestStartupBudget
 RACE_TESTS_PKGS := ./internal/pdf ./normalize
 RACE_TESTS := TestParallelSameAsSequential TestParallelLimits TestTooSlow TestCloseRestarts \
   TestCommand TestStagePassesOtherKinds TestUnsupportedBecomesErrorRecord
