@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	capture "github.com/sieve-dev/sieve/capture/caprec"
+	"github.com/sieve-dev/sieve/internal/disjoint"
 )
 
 // Ruling-line thresholds (points).
@@ -91,41 +92,22 @@ type ruleGroup struct{ hs, vs []rule }
 // so do two rules on one line that touch: a border drawn in pieces).
 func ruleGroups(hs, vs []rule, segments bool) []ruleGroup {
 	n := len(hs) + len(vs)
-	parent := make([]int, n)
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	join := func(a, b int) {
-		a, b = find(a), find(b)
-		if a != b {
-			parent[max(a, b)] = min(a, b)
-		}
-	}
+	sets := disjoint.New(n)
 	if segments {
-		joinCollinear(hs, 0, join)
-		joinCollinear(vs, len(hs), join)
+		joinCollinear(hs, 0, sets.Union)
+		joinCollinear(vs, len(hs), sets.Union)
 	}
 	for i, h := range hs {
 		for j, v := range vs {
 			if v.at >= h.lo-pdfRuleSnap && v.at <= h.hi+pdfRuleSnap && h.at >= v.lo-pdfRuleSnap && h.at <= v.hi+pdfRuleSnap {
-				a, b := find(i), find(len(hs)+j)
-				if a != b {
-					parent[max(a, b)] = min(a, b)
-				}
+				sets.Union(i, len(hs)+j)
 			}
 		}
 	}
 	groups := map[int]*ruleGroup{}
 	var order []int
 	for i := range n {
-		r := find(i)
+		r := sets.Find(i)
 		g := groups[r]
 		if g == nil {
 			g = &ruleGroup{}

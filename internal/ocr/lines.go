@@ -5,6 +5,8 @@ import (
 	"image"
 	"math"
 	"sort"
+
+	"github.com/sieve-dev/sieve/internal/disjoint"
 )
 
 // Text lines found in the pixels, before Tesseract: ink is cut into
@@ -152,23 +154,7 @@ func flatRect(g *image.Gray, r image.Rectangle, v uint8) bool {
 // components joins runs that touch (8-connected, and side by side across
 // a square's edge) and returns each run's component and the components.
 func components(runs []run) ([]int, []comp) {
-	parent := make([]int32, len(runs))
-	for i := range parent {
-		parent[i] = int32(i)
-	}
-	find := func(i int32) int32 {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	union := func(a, b int) {
-		ra, rb := find(int32(a)), find(int32(b))
-		if ra != rb {
-			parent[max(ra, rb)] = min(ra, rb)
-		}
-	}
+	sets := disjoint.New(len(runs))
 	// the row above's runs are runs[lo:cur]; lo moves past those that
 	// end left of this run (a row's runs go left to right)
 	lo, cur := 0, 0
@@ -180,28 +166,28 @@ func components(runs []run) ([]int, []comp) {
 			}
 		}
 		if i > cur && runs[i-1].x1 == r.x0 {
-			union(i-1, i)
+			sets.Union(i-1, i)
 		}
 		for lo < cur && runs[lo].x1 < r.x0 {
 			lo++
 		}
 		for j := lo; j < cur && runs[j].x0 <= r.x1; j++ {
-			union(j, i)
+			sets.Union(j, i)
 		}
 	}
-	return label(runs, find)
+	return label(runs, sets)
 }
 
 // label numbers the components (in order of their first run) and
 // measures them.
-func label(runs []run, find func(int32) int32) ([]int, []comp) {
+func label(runs []run, sets disjoint.Sets) ([]int, []comp) {
 	of := make([]int, len(runs))
 	var comps []comp
 	for i, r := range runs {
 		// a root is its component's first run: labelled before the rest
-		root := find(int32(i))
+		root := sets.Find(i)
 		k := of[root]
-		if int(root) == i {
+		if root == i {
 			k = len(comps)
 			comps = append(comps, comp{x0: int(r.x0), y0: int(r.y), x1: int(r.x1), y1: int(r.y) + 1, bg: r.bg, line: -1})
 		}
@@ -225,27 +211,16 @@ func chains(comps []comp) [][]int {
 		}
 	}
 	sort.SliceStable(gl, func(a, b int) bool { return comps[gl[a]].x0 < comps[gl[b]].x0 })
-	parent := make([]int, len(gl))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	sets := disjoint.New(len(gl))
 	for a := range gl {
 		if b := nextGlyph(comps, gl, a); b >= 0 {
-			ra, rb := find(a), find(b)
-			parent[max(ra, rb)] = min(ra, rb)
+			sets.Union(a, b)
 		}
 	}
 	groups := map[int][]int{}
 	var roots []int
 	for a := range gl {
-		r := find(a)
+		r := sets.Find(a)
 		if len(groups[r]) == 0 {
 			roots = append(roots, r)
 		}

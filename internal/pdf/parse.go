@@ -96,24 +96,32 @@ func Parse(data []byte) (*Document, error) { return ParsePassword(data, "") }
 // an error wrapping ErrWrongPassword (ErrEncrypted when password is "").
 // An unencrypted document ignores it. The password is in no error.
 func ParsePassword(data []byte, password string) (*Document, error) {
+	return watched(func(e *engine) (*Document, error) { return e.parse(data, password) })
+}
+
+// watched runs read on the engine, alone and within docTimeout: past it
+// the instance is killed and the result is an error wrapping ErrTooSlow.
+// A killed engine, or one due for renewal, is released: the next read
+// starts a new one.
+func watched[T any](read func(*engine) (T, error)) (T, error) {
 	engMu.Lock()
 	defer engMu.Unlock()
+	var none T
 	e, err := getEngine()
 	if err != nil {
-		return nil, err
+		return none, err
 	}
 	watchdog := time.AfterFunc(docTimeout, e.kill)
-	doc, err := e.parse(data, password)
+	v, err := read(e)
 	fired := !watchdog.Stop()
 	if fired {
-		doc, err = nil, fmt.Errorf("%w (%s)", ErrTooSlow, docTimeout)
+		v, err = none, fmt.Errorf("%w (%s)", ErrTooSlow, docTimeout)
 	}
 	if fired || e.renew() != nil {
-		// The next Parse starts a new engine; this one is released.
 		e.pool.Close()
 		eng = nil
 	}
-	return doc, err
+	return v, err
 }
 
 // docTimeout bounds the reading of one document: past it the instance is

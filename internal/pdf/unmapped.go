@@ -3,9 +3,7 @@ package pdf
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"slices"
-	"time"
 
 	"github.com/klippa-app/go-pdfium/requests"
 )
@@ -33,23 +31,7 @@ const (
 // objects Page.Unmapped counts; nil when the page reports none. It reads
 // that page alone, as Parse reads it.
 func UnmappedAt(data []byte, i int) ([]Box, error) {
-	engMu.Lock()
-	defer engMu.Unlock()
-	e, err := getEngine()
-	if err != nil {
-		return nil, err
-	}
-	watchdog := time.AfterFunc(docTimeout, e.kill)
-	at, err := e.unmappedAt(data, i)
-	fired := !watchdog.Stop()
-	if fired {
-		at, err = nil, fmt.Errorf("%w (%s)", ErrTooSlow, docTimeout)
-	}
-	if fired || e.renew() != nil {
-		e.pool.Close()
-		eng = nil
-	}
-	return at, err
+	return watched(func(e *engine) ([]Box, error) { return e.unmappedAt(data, i) })
 }
 
 func (e *engine) unmappedAt(data []byte, i int) ([]Box, error) {
