@@ -190,6 +190,7 @@ type tab struct {
 	ctxID proto.BrowserBrowserContextID
 	proxy *policyProxy
 	guard *targetGuard // the guard of the browser the tab is in (a restart makes a new one)
+	end   func()       // ends the page's session context (newPage)
 }
 
 // NewBrowser returns a browser that will run up to tabs pages at once. It
@@ -417,25 +418,43 @@ func (br *Browser) openTab(t *tab, dial func(context.Context, string, string) (n
 	if err := (proto.BrowserSetDownloadBehavior{Behavior: proto.BrowserSetDownloadBehaviorBehaviorDeny, BrowserContextID: t.ctxID}).Call(b); err != nil {
 		return t, err
 	}
-	p, err := newPage(b, t.guard, t.ctxID)
+	p, end, err := newPage(b, t.guard, t.ctxID)
 	if err != nil {
 		return t, err
 	}
-	t.page = p
+	t.page, t.end = p, end
 	if err := br.setupTab(p.Timeout(setupWait)); err != nil {
 		return t, fmt.Errorf("tab setup: %w", err)
 	}
 	return t, nil
 }
 
+// attachWait caps creating a tab and attaching to it.
+const attachWait = 10 * time.Second
+
 // newPage creates a page in context id; the target guard lets it run.
-func newPage(b *rod.Browser, g *targetGuard, id proto.BrowserBrowserContextID) (*rod.Page, error) {
-	tgt, err := proto.TargetCreateTarget{URL: "about:blank", BrowserContextID: id}.Call(b.Timeout(10 * time.Second))
+// end ends the page's session context once the tab is disposed of.
+func newPage(b *rod.Browser, g *targetGuard, id proto.BrowserBrowserContextID) (*rod.Page, func(), error) {
+	tgt, err := proto.TargetCreateTarget{URL: "about:blank", BrowserContextID: id}.Call(b.Timeout(attachWait))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	g.own(b, tgt.TargetID)
-	return b.Timeout(10 * time.Second).PageFromTarget(tgt.TargetID)
+	// The page's session (its event stream) lives in the context it is
+	// attached with, so that context has no deadline: attached under
+	// b.Timeout, a tab stopped hearing its events once the deadline
+	// passed (a spare that waited, or a setup slowed by a busy machine).
+	ctx, cancel := context.WithCancel(b.GetContext())
+	late := time.AfterFunc(attachWait, cancel)
+	p, err := b.Context(ctx).PageFromTarget(tgt.TargetID)
+	if !late.Stop() {
+		return nil, nil, fmt.Errorf("attaching to the tab: %w", context.DeadlineExceeded)
+	}
+	if err != nil {
+		cancel()
+		return nil, nil, err
+	}
+	return p, cancel, nil
 }
 
 // release ends a read: its browser context (and every page, worker and

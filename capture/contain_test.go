@@ -155,6 +155,18 @@ func containCapturer(t *testing.T, site *containSite, tier string) *capture.Capt
 
 func containCapturerWith(t *testing.T, site *containSite, tier string, set func(*capture.Options)) *capture.Capturer {
 	t.Helper()
+	cp := capture.New(containOptions(site, tier, set))
+	t.Cleanup(cp.Close)
+	if tier != capture.TierStatic {
+		if err := cp.Browser().Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cp
+}
+
+// containOptions are the options of containCapturerWith.
+func containOptions(site *containSite, tier string, set func(*capture.Options)) capture.Options {
 	ap := netip.MustParseAddrPort(strings.TrimPrefix(site.srv.URL, "http://"))
 	o := capture.DefaultOptions()
 	o.AllowAddrs = []netip.AddrPort{ap}
@@ -166,14 +178,7 @@ func containCapturerWith(t *testing.T, site *containSite, tier string, set func(
 	if set != nil {
 		set(&o)
 	}
-	cp := capture.New(o)
-	t.Cleanup(cp.Close)
-	if tier != capture.TierStatic {
-		if err := cp.Browser().Start(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return cp
+	return o
 }
 
 // captureAndGraph captures target with cp and builds its graph; both

@@ -96,6 +96,9 @@ func disposeTab(t *tab) {
 	if t.page != nil {
 		t.guard.forget(t.page.TargetID)
 	}
+	if t.end != nil {
+		t.end()
+	}
 	if t.proxy != nil {
 		t.proxy.Close()
 	}

@@ -114,3 +114,27 @@ func TestRenderFarLessThanStatic(t *testing.T) {
 		t.Errorf("/never: evidence %q does not say why", g.Outcome.Evidence)
 	}
 }
+
+// TestRenderSpareHasNoDeadline: the tab opened ahead of a read (the spare)
+// waits for as long as no read comes, so its page's session, which carries
+// the page's events, has no deadline. Attached under the 10 s cap of
+// attaching, a spare that waited longer went deaf and its read failed and
+// was made again (and a setup slowed past 10 s failed as "tab setup:
+// context deadline exceeded").
+func TestRenderSpareHasNoDeadline(t *testing.T) {
+	needChromium(t)
+	t.Parallel() // a browser of its own; mostly waits
+	site := newContainSite(t, map[string]string{
+		"/a": page("a", `<p>A paragraph the browser reads.</p><img src="/ping?c=a">`),
+	})
+	cp := containCapturerWith(t, site, capture.TierRender, func(o *capture.Options) { o.Concurrency = 1 })
+	for round := range 2 { // the spare of Start, then the one a read leaves
+		if d, ok, err := capture.SpareDeadline(cp.Browser()); err != nil || ok {
+			t.Fatalf("round %d: the spare's page session ends at %v (deadline %v, error %v)", round, d, ok, err)
+		}
+		rec, _ := captureAndGraph(t, cp, site.srv.URL+"/a")
+		if rec.Render == nil || rec.Render.Error != nil || rec.TierFellBack || site.pinged("a") == 0 {
+			t.Fatalf("round %d: render %+v, fell back %v, pinged %d", round, rec.Render, rec.TierFellBack, site.pinged("a"))
+		}
+	}
+}
