@@ -11,7 +11,9 @@ CMDS  := sieve sieve-capture sieve-normalize sieve-graph sieve-render sieve-samp
 # under -race, all but UNIT_TESTS. UNIT_TESTS are tests of UNIT_TESTS_PKGS
 # that exercise only sequential code and are slow under the detector
 # (PDFium's wasm runs ten times slower there, Tesseract's pixels, builds of
-# sieve): the unit pass runs them, with every package not in RACE_PKGS.
+# sieve, CLI scripts whose commands run no concurrent code of their own:
+# cmd/sieve's TestScriptsRace keeps those that do): the unit pass runs them,
+# with every package not in RACE_PKGS.
 # RACE_TESTS are the concurrency tests of such unit packages, run under
 # -race as well: internal/pdf's parallel page readers and watchdog, and
 # normalize's stage (its code has no goroutines; jsonl runs it in parallel).
@@ -25,7 +27,8 @@ UNIT_TESTS := \
   TestScanOCRPixelBudget TestScanOCRLinesShareABand TestScanOCRReadsScannedPDF \
   TestScanOCRLeavesTextLayers TestScanOCRMissingTesseractIsAGapPerPage TestScanOCRTimeBudgetIsAGap TestScanOCRGreyRenderIsRGBALuma TestScanOCRUnmappedText TestScanOCRKeepsMappedText TestPDFOCRLayerCMap \
   TestCanvasOCRFontsSizesTiltAndContrast TestCanvasOCRReadsTextInReadingOrder TestCanvasOCRVerifyGroundsQuote \
-  TestPDFGolden TestPDFCorpusDistill TestPDFCorpusOneRecordEach TestPDFJavaScriptEverywhere TestPDFScripts TestStaticBuild TestStartupBudget
+  TestPDFGolden TestPDFCorpusDistill TestPDFCorpusOneRecordEach TestPDFJavaScriptEverywhere TestPDFScripts TestStaticBuild TestStartupBudget \
+  TestScripts
 RACE_TESTS_PKGS := ./internal/pdf ./normalize
 RACE_TESTS := TestParallelSameAsSequential TestParallelLimits TestTooSlow TestCloseRestarts \
   TestCommand TestStagePassesOtherKinds TestUnsupportedBecomesErrorRecord

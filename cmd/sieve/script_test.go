@@ -49,42 +49,105 @@ type cleanup struct{ m *testing.M }
 
 func (c cleanup) Run() int { return testbin.Main(c.m) }
 
-// TestScripts runs every script in testdata/script but the PDF ones:
-// make test runs it under -race, as the CLI's pipelines, crawls and
-// renders run concurrently.
-func TestScripts(t *testing.T) { runScripts(t, false) }
+// The scripts fall in three tests, each script in exactly one (scriptSet;
+// TestScriptLists checks the lists). make test runs TestScriptsRace under
+// -race and the other two without it: under -race every command of a
+// script is a process paying the detector's start-up and its slower Go
+// (the scripts TestScripts runs took 44 CPU s under -race, 19 without).
 
-// TestPDFScripts runs the PDF scripts (pdfScript), the CLI reading PDFs:
+// TestScriptsRace runs raceScripts, the scripts whose command lines run
+// concurrent code that no test of the race pass runs as they do: a batch
+// of many targets through sieve distill's workers into artifact
+// directories and pipes of stage commands (pipe), render-tier batches
+// (render_sample), a crawl (firsthour_crawl), a shard (shard).
+func TestScriptsRace(t *testing.T) { runScripts(t, scriptRace) }
+
+// TestScripts runs the other scripts but the PDF ones: make test runs it
+// without -race (unit). Their command lines are sequential, or run the
+// same concurrent paths as raceScripts, TestCLI (sieve distill's batches
+// in-process) and the race pass's package tests.
+func TestScripts(t *testing.T) { runScripts(t, scriptUnit) }
+
+// TestPDFScripts runs the PDF scripts (scriptSet), the CLI reading PDFs:
 // make test runs it without -race, where PDFium's wasm is ten times
 // faster (the PDF engine's concurrency is internal/pdf's, whose parallel
 // readers and watchdog tests run under -race).
-func TestPDFScripts(t *testing.T) { runScripts(t, true) }
+func TestPDFScripts(t *testing.T) { runScripts(t, scriptPDF) }
+
+// raceScripts are the scripts TestScriptsRace runs (see there why).
+var raceScripts = []string{"pipe", "render_sample", "firsthour_crawl", "shard"}
 
 // pdfEngineScripts are PDF scripts not named pdf_*: firsthour_prepare
 // compiles the PDF engine into an empty cache, which takes minutes under
 // the race detector (wazero's compiler is instrumented Go).
 var pdfEngineScripts = []string{"firsthour_prepare"}
 
-// pdfScript: the script at path is pdf_*.txtar or one of pdfEngineScripts.
-func pdfScript(path string) bool {
-	name := strings.TrimSuffix(filepath.Base(path), ".txtar")
-	return strings.HasPrefix(name, "pdf_") || slices.Contains(pdfEngineScripts, name)
+// The sets of scripts, one test each.
+const (
+	scriptUnit = "unit"
+	scriptRace = "race"
+	scriptPDF  = "pdf"
+)
+
+// scriptSet is the set of the script at path: pdf for pdf_*.txtar and
+// pdfEngineScripts, race for raceScripts, else unit.
+func scriptSet(path string) string {
+	name := scriptName(path)
+	switch {
+	case strings.HasPrefix(name, "pdf_") || slices.Contains(pdfEngineScripts, name):
+		return scriptPDF
+	case slices.Contains(raceScripts, name):
+		return scriptRace
+	}
+	return scriptUnit
 }
 
-func runScripts(t *testing.T, pdfs bool) {
+func scriptName(path string) string { return strings.TrimSuffix(filepath.Base(path), ".txtar") }
+
+func scriptFiles(t *testing.T) []string {
+	t.Helper()
 	all, err := filepath.Glob("testdata/script/*.txtar")
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(all) == 0 {
+		t.Fatalf("no scripts in testdata/script (%v)", err)
 	}
-	var files []string
-	for _, f := range all {
-		if pdfScript(f) == pdfs {
-			files = append(files, f)
+	return all
+}
+
+// TestScriptLists: every name in raceScripts and pdfEngineScripts is a
+// script (a renamed script would fall to another test unnoticed), no name
+// is in both lists or is a pdf_ script in raceScripts, and each of the
+// three tests has scripts to run.
+func TestScriptLists(t *testing.T) {
+	var names []string
+	count := map[string]int{}
+	for _, f := range scriptFiles(t) {
+		names = append(names, scriptName(f))
+		count[scriptSet(f)]++
+	}
+	for list, listed := range map[string][]string{"raceScripts": raceScripts, "pdfEngineScripts": pdfEngineScripts} {
+		for _, n := range listed {
+			if !slices.Contains(names, n) {
+				t.Errorf("%s names %s, which is not in testdata/script (renamed?)", list, n)
+			}
 		}
 	}
-	for _, name := range pdfEngineScripts {
-		if !slices.Contains(all, filepath.Join("testdata", "script", name+".txtar")) {
-			t.Errorf("pdfEngineScripts names %s, which is not in testdata/script (renamed?)", name)
+	for _, n := range raceScripts {
+		if strings.HasPrefix(n, "pdf_") || slices.Contains(pdfEngineScripts, n) {
+			t.Errorf("raceScripts names %s, a PDF script (TestPDFScripts runs it)", n)
+		}
+	}
+	for _, set := range []string{scriptUnit, scriptRace, scriptPDF} {
+		if count[set] == 0 {
+			t.Errorf("no script in the %s set", set)
+		}
+	}
+}
+
+func runScripts(t *testing.T, set string) {
+	var files []string
+	for _, f := range scriptFiles(t) {
+		if scriptSet(f) == set {
+			files = append(files, f)
 		}
 	}
 	cache := sharedPDFCache(t)
