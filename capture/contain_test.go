@@ -174,6 +174,7 @@ func containOptions(site *containSite, tier string, set func(*capture.Options)) 
 	o.Concurrency = 2
 	o.Browser.Settle = 3 * time.Second
 	o.Browser.Timeout = 45 * time.Second // not under test: a loaded CI machine must not cut a read
+	o.Browser.LaunchWait = time.Minute   // nor is this
 	o.Browser.SweepSteps = 3
 	if set != nil {
 		set(&o)

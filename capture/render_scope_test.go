@@ -27,6 +27,7 @@ func renderCapturer(t *testing.T, set func(*capture.Options)) *capture.Capturer 
 	o.Concurrency = 1
 	o.Browser.Settle = 3 * time.Second
 	o.Browser.Timeout = 45 * time.Second // not under test: a loaded CI machine must not cut a read
+	o.Browser.LaunchWait = time.Minute   // nor is this
 	o.Browser.SweepSteps = 2
 	if set != nil {
 		set(&o)

@@ -62,6 +62,7 @@ func runMain(m *testing.M) int {
 	o.Concurrency = 2
 	o.Browser.Settle = 4 * time.Second
 	o.Browser.Timeout = 45 * time.Second // not under test: a loaded CI machine must not cut a read
+	o.Browser.LaunchWait = time.Minute   // nor is this
 	renderCap = capture.New(o)
 	defer renderCap.Close()
 	o.Tier = capture.TierRender
