@@ -78,11 +78,12 @@ func pdfRecord(doc *pdf.Document) *PDF {
 				Index: p.Index, Width: p.Width, Height: p.Height, Rotation: p.Rotation, Error: p.Err,
 				Links: pdfLinks(p.Links), Annotations: pdfAnnots(p.Annots), Unmapped: p.Unmapped,
 			},
-			Lines:   pdfLines(p.Lines()),
-			Tags:    pdfTags(p.Tags),
-			Rects:   pdfRects(p.Rects),
-			Images:  pdfBoxes(p.Images),
-			TextDir: p.TextDir(),
+			Lines:        pdfLines(p.Lines()),
+			Tags:         pdfTags(p.Tags),
+			Rects:        pdfRects(p.Rects),
+			Images:       pdfBoxes(p.Images),
+			TextDir:      p.TextDir(),
+			TextMirrored: p.TextMirrored(),
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package normalize
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -89,7 +90,7 @@ func readPDF(out *Record, doc *capture.PDF) {
 	pages := make([]pdfPage, len(doc.Pages))
 	for i := range doc.Pages {
 		p := &doc.Pages[i]
-		if p.TextDir != 0 && p.Error == "" && len(p.Tags) == 0 {
+		if (p.TextDir != 0 || p.TextMirrored) && p.Error == "" && len(p.Tags) == 0 {
 			p = turnedPage(p)
 		}
 		pages[i] = preparePage(p)
@@ -379,11 +380,16 @@ func markChrome(pages []pdfPage) {
 	}
 	for i := range pages {
 		p := &pages[i]
+		cand := map[*pdfLine]bool{}
+		for _, l := range rows[i] {
+			n := seen[bandKey{l.base > p.info.Height/2, maskDigits(lineText(l))}]
+			cand[l] = inBand(l, p.info.Height, pdfBand) && n >= 2 && 2*n >= len(pages)
+		}
+		runOn(p, cand)
 		for k, l := range rows[i] {
 			bottom := l.base > p.info.Height/2
 			key := maskDigits(lineText(l))
-			n := seen[bandKey{bottom, key}]
-			repeated := inBand(l, p.info.Height, pdfBand) && n >= 2 && 2*n >= len(pages)
+			repeated := cand[l]
 			edge := edgeRow(k, len(rows[i]), bottom)
 			number := edge && (pageNumber(key) || roman(lineText(l)))
 			if off, ok := pageOffset(l, i); ok && edge && offsets[bandKey{bottom, off}] >= pdfRunningPages {
@@ -398,6 +404,51 @@ func markChrome(pages []pdfPage) {
 			}
 		}
 	}
+}
+
+// runOn clears the repeated band rows of a page that are lines of running
+// text: a visible word of the same size sits over or under the row at a
+// line's spacing (less than half its size away, overlapping it across)
+// and is not itself in a repeated row, or is in one that runs on. A
+// running header or footer stands apart from the body; the first lines
+// of pages that all begin alike (copies of one text) run on into it.
+func runOn(p *pdfPage, cand map[*pdfLine]bool) {
+	rowOf := map[*pdfWord]*pdfLine{}
+	for l, c := range cand {
+		if c {
+			for _, w := range l.words {
+				rowOf[w] = l
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for l, c := range cand {
+			if c && runsOn(p, l, func(w *pdfWord) bool { r := rowOf[w]; return r == nil || !cand[r] }) {
+				cand[l], changed = false, true
+			}
+		}
+	}
+}
+
+// runsOn reports whether a word that body says is not chrome sits over or
+// under row l at a line's spacing.
+func runsOn(p *pdfPage, l *pdfLine, body func(*pdfWord) bool) bool {
+	for i := range p.words {
+		w := &p.words[i]
+		if !w.visible() || slices.Contains(l.words, w) || math.Abs(w.size-l.size) > 0.1*l.size || !body(w) {
+			continue
+		}
+		if min(w.box.X+w.box.W, l.right()) <= max(w.box.X, l.left()) {
+			continue
+		}
+		below := w.box.Y - (l.box.Y + l.box.H)
+		above := l.box.Y - (w.box.Y + w.box.H)
+		if gap := max(below, above); gap >= -0.1*l.size && gap < l.size/2 {
+			return true
+		}
+	}
+	return false
 }
 
 // edgeRow reports whether row k of n band rows is the page's first (top
@@ -863,7 +914,7 @@ func (e *pdfEmitter) page(i int, p *pdfPage) {
 func (e *pdfEmitter) unturn(start int, shown *capture.PDFPage) {
 	for i := start; i < len(e.out.Nodes); i++ {
 		if b := e.out.Nodes[i].Box; b != nil {
-			e.out.Nodes[i].Box = unturnBox(b, shown.TextDir, shown.Width, shown.Height)
+			e.out.Nodes[i].Box = unframeBox(b, shown.TextDir, shown.TextMirrored, shown.Width, shown.Height)
 		}
 	}
 }

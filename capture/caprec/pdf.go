@@ -44,6 +44,10 @@ type PDFPage struct {
 	// page, clockwise degrees: 90 down, 180 upside down, 270 up; 0 (left
 	// to right) is omitted. Layout reads the page in that text's frame.
 	TextDir int `json:"text_direction,omitempty"`
+	// TextMirrored: most glyphs are mirrored (they advance against their
+	// baselines, mirror writing), so in TextDir's frame the text runs right
+	// to left; layout reads the page mirrored back.
+	TextMirrored bool `json:"text_mirrored,omitempty"`
 }
 
 // PDFPageInfo is a page without its text: what later stages carry.

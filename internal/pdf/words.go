@@ -88,16 +88,7 @@ func hardBreak(r rune) bool { return r == '\r' || r == '\n' }
 // that runs backwards): inBaselineOrder puts the pieces in baseline order,
 // unless the line has right-to-left letters.
 func logicalOrder(chars []Char, rotation int) ([]Char, int) {
-	var votes [4]int
-	for _, c := range chars {
-		if c.Box != (Box{}) {
-			votes[c.Dir/90%4]++
-		}
-	}
-	dir := rotation
-	if best := slices.Max(votes[:]); best > 0 {
-		dir = 90 * slices.Index(votes[:], best)
-	}
+	dir := lineDir(chars, rotation)
 	back := false
 	var prev *Char
 	for i := range chars {
@@ -116,7 +107,88 @@ func logicalOrder(chars []Char, rotation int) ([]Char, int) {
 	if !back || slices.ContainsFunc(chars, func(c Char) bool { return rightToLeft(c.Rune) }) {
 		return chars, dir // right-to-left letters step back by design: their line is read by bidi later
 	}
+	if mirrored(chars, dir) {
+		// Mirror writing: the glyphs advance against their own baseline,
+		// so the text reads the other way along it.
+		return inBaselineOrder(chars, (dir+180)%360), dir
+	}
 	return inBaselineOrder(chars, dir), dir
+}
+
+// mirrored reports whether a line's glyphs advance against the direction
+// dir their baselines run, one glyph's width at a time: a text matrix
+// that flips the glyphs (mirror writing, a page printed mirrored). Steps
+// within a word on one line (the glyphs overlap across the baseline:
+// not a step to another column of vertical text) are counted: a step
+// back of at most one em, against one forward; words drawn out of order
+// step back by more, and only between pieces. Right-to-left letters are
+// excluded by the caller.
+func mirrored(chars []Char, dir int) bool {
+	back, fwd := 0, 0
+	var prev *Char
+	for i := range chars {
+		c := &chars[i]
+		if c.Box == (Box{}) || unicode.IsSpace(c.Rune) {
+			prev = nil
+			continue
+		}
+		if prev != nil && crossOverlap(prev.Box, c.Box, dir) {
+			step := along(c.Box, dir) - along(prev.Box, dir)
+			switch {
+			case step < 0 && step >= -c.FontSize:
+				back++
+			case step > 0:
+				fwd++
+			}
+		}
+		prev = c
+	}
+	return back >= mirrorSteps && back > 2*fwd
+}
+
+// mirrorSteps is how many backward steps within words make a line
+// mirrored: fewer is a glyph or two drawn out of place.
+const mirrorSteps = 3
+
+// TextMirrored reports whether most of the page's drawn glyphs are in
+// mirrored lines (see mirrored): read in its text's frame, such a page
+// runs right to left, so the layout reads it mirrored back.
+func (p Page) TextMirrored() bool {
+	in, all := 0, 0
+	start := 0
+	for i := 0; i <= len(p.Chars); i++ {
+		if i < len(p.Chars) && !hardBreak(p.Chars[i].Rune) {
+			continue
+		}
+		seg := p.Chars[start:i]
+		start = i + 1
+		n := 0
+		for _, c := range seg {
+			if c.Box != (Box{}) {
+				n++
+			}
+		}
+		all += n
+		if n > 0 && !slices.ContainsFunc(seg, func(c Char) bool { return rightToLeft(c.Rune) }) && mirrored(seg, lineDir(seg, p.Rotation)) {
+			in += n
+		}
+	}
+	return all > 0 && 2*in > all
+}
+
+// lineDir is the most common Dir of a line's drawn glyphs; rotation when
+// it has none.
+func lineDir(chars []Char, rotation int) int {
+	var votes [4]int
+	for _, c := range chars {
+		if c.Box != (Box{}) {
+			votes[c.Dir/90%4]++
+		}
+	}
+	if best := slices.Max(votes[:]); best > 0 {
+		return 90 * slices.Index(votes[:], best)
+	}
+	return rotation
 }
 
 // rightToLeft reports whether r is a letter of a script written right to
@@ -132,6 +204,7 @@ type piece struct {
 	start, end float64
 	size       float64
 	drawn      bool // start and end are set
+	lead, tail bool // a space character of the text was trimmed from its start, its end
 }
 
 // inBaselineOrder cuts a line where a glyph steps back by more than half
@@ -141,7 +214,9 @@ type piece struct {
 // then the line is left in PDFium's order, for the reader's overprint
 // rule to drop the copy rather than interleave it. Spaces at the cuts
 // give way to ones put where the gap between the pieces is wordGap of
-// the size or more.
+// the size or more, or where the text had a space character at the start
+// of the later piece or the end of the earlier (a space set narrower
+// than wordGap, between tight glyph boxes).
 func inBaselineOrder(chars []Char, dir int) []Char {
 	pieces := cutPieces(chars, dir)
 	slices.SortStableFunc(pieces, func(a, b piece) int { return cmp.Compare(a.start, b.start) })
@@ -152,7 +227,7 @@ func inBaselineOrder(chars []Char, dir int) []Char {
 	}
 	out := make([]Char, 0, len(chars)+len(pieces))
 	for i, p := range pieces {
-		if i > 0 && p.start-pieces[i-1].end >= wordGap*p.size {
+		if i > 0 && (p.start-pieces[i-1].end >= wordGap*p.size || p.lead || pieces[i-1].tail) {
 			out = append(out, Char{Rune: ' ', Generated: true})
 		}
 		out = append(out, p.chars...)
@@ -167,6 +242,7 @@ func cutPieces(chars []Char, dir int) []piece {
 	cur := piece{}
 	var prev *Char
 	flush := func() {
+		cur.lead, cur.tail = realSpace(cur.chars, 0), realSpace(cur.chars, len(cur.chars)-1)
 		cur.chars = trimSpaces(cur.chars)
 		if len(cur.chars) > 0 {
 			out = append(out, cur)
@@ -191,6 +267,12 @@ func cutPieces(chars []Char, dir int) []piece {
 	}
 	flush()
 	return out
+}
+
+// realSpace reports whether cs[i] is a space character of the page's
+// text (not one PDFium generated).
+func realSpace(cs []Char, i int) bool {
+	return i >= 0 && i < len(cs) && unicode.IsSpace(cs[i].Rune) && !cs[i].Generated
 }
 
 func trimSpaces(cs []Char) []Char {

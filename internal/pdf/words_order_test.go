@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -74,5 +75,34 @@ func TestLinesSpaced(t *testing.T) {
 		if words[i].Spaced != want {
 			t.Errorf("%q Spaced %v, want %v", words[i].Text, words[i].Spaced, want)
 		}
+	}
+}
+
+// TestLinesMirrored: a line of mirror writing (each glyph drawn left of
+// the one before, listed in text order) reads in text order, and a space
+// character of the text at a cut between pieces listed out of order
+// stays a word space however narrow; TextMirrored says so of the page.
+func TestLinesMirrored(t *testing.T) {
+	var chars []Char
+	x := 200.0
+	for _, r := range "way of life" {
+		if r == ' ' {
+			chars = append(chars, Char{Rune: ' ', Style: plain})
+			x += 0.5 // a narrow space: under wordGap between the glyph boxes
+			continue
+		}
+		chars = append(chars, Char{Rune: r, FontSize: 10, Box: Box{x - 5, 100, x, 108}, Style: plain})
+		x -= 6
+	}
+	// PDFium lists the second half first: "of life" then "way "
+	p := Page{Chars: append(slices.Clone(chars[3:]), chars[:4]...)}
+	if got := lineText(p.Lines()[0]); got != "way of life" {
+		t.Errorf("mirrored: %q, want %q", got, "way of life")
+	}
+	if !p.TextMirrored() {
+		t.Error("page not TextMirrored")
+	}
+	if (Page{Chars: glyphs("way of life", 10, true)}).TextMirrored() {
+		t.Error("upright line TextMirrored")
 	}
 }
