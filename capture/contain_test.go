@@ -241,17 +241,18 @@ func TestRenderContainment(t *testing.T) {
 	cu := can.url()
 	wsURL := "ws://" + can.host() + "/socket"
 	cases := map[string]string{
-		"img":            `<img src="` + cu + `/img.png">`,
-		"script":         `<script src="` + cu + `/s.js"></script>`,
-		"style":          `<link rel="stylesheet" href="` + cu + `/s.css">`,
-		"font":           `<style>@font-face{font-family:X;src:url(` + cu + `/f.woff)} p{font-family:X}</style>`,
-		"iframe":         `<iframe src="` + cu + `/frame"></iframe>`,
-		"fetch":          `<script>fetch("` + cu + `/fetch").catch(()=>{}); fetch("` + cu + `/post", {method: "POST", body: "secret", mode: "no-cors"}).catch(()=>{});</script>`,
-		"xhr":            `<script>const x = new XMLHttpRequest(); x.open("GET", "` + cu + `/xhr"); x.send();</script>`,
-		"beacon":         `<script>navigator.sendBeacon("` + cu + `/beacon", "secret");</script>`,
-		"eventsource":    `<script>new EventSource("` + cu + `/events");</script>`,
-		"websocket":      `<script>try { new WebSocket("` + wsURL + `"); } catch (e) {}</script>`,
-		"worker":         `<script>const w = new Worker(URL.createObjectURL(new Blob(['fetch("` + cu + `/from-worker").catch(()=>{})'], {type: "text/javascript"})));</script>`,
+		"img":         `<img src="` + cu + `/img.png">`,
+		"script":      `<script src="` + cu + `/s.js"></script>`,
+		"style":       `<link rel="stylesheet" href="` + cu + `/s.css">`,
+		"font":        `<style>@font-face{font-family:X;src:url(` + cu + `/f.woff)} p{font-family:X}</style>`,
+		"iframe":      `<iframe src="` + cu + `/frame"></iframe>`,
+		"fetch":       `<script>fetch("` + cu + `/fetch").catch(()=>{}); fetch("` + cu + `/post", {method: "POST", body: "secret", mode: "no-cors"}).catch(()=>{});</script>`,
+		"xhr":         `<script>const x = new XMLHttpRequest(); x.open("GET", "` + cu + `/xhr"); x.send();</script>`,
+		"beacon":      `<script>navigator.sendBeacon("` + cu + `/beacon", "secret");</script>`,
+		"eventsource": `<script>new EventSource("` + cu + `/events");</script>`,
+		"websocket":   `<script>try { new WebSocket("` + wsURL + `"); } catch (e) {}</script>`,
+		// the page stays busy (an attribute a tick) until the worker has tried: a slow machine starts it late
+		"worker":         `<script>const w = new Worker(URL.createObjectURL(new Blob(['fetch("` + cu + `/from-worker").catch(()=>{}).finally(() => postMessage(1))'], {type: "text/javascript"}))); const busy = setInterval(() => { document.body.dataset.t = Date.now(); }, 100); w.onmessage = () => clearInterval(busy);</script>`,
 		"serviceworker":  `<script>if (navigator.serviceWorker) navigator.serviceWorker.register("/sw.js").catch(()=>{});</script>`,
 		"prefetch":       `<link rel="prefetch" href="` + cu + `/prefetch"><link rel="preload" as="image" href="` + cu + `/preload.png"><link rel="dns-prefetch" href="` + cu + `">`,
 		"media":          `<video src="` + cu + `/v.mp4" autoplay muted></video><audio src="` + cu + `/a.mp3" autoplay></audio>`,
@@ -268,7 +269,10 @@ func TestRenderContainment(t *testing.T) {
 	}
 	site := newContainSite(t, pages)
 	// four pages at a time: each read mostly waits (settle, the ping)
-	cp := containCapturerWith(t, site, capture.TierRender, func(o *capture.Options) { o.Concurrency = 4 })
+	cp := containCapturerWith(t, site, capture.TierRender, func(o *capture.Options) {
+		o.Concurrency = 4
+		o.Browser.Settle = 8 * time.Second // the cap; a page ends once quiet
+	})
 	t.Run("pages", func(t *testing.T) {
 		for name := range cases {
 			t.Run(name, func(t *testing.T) {

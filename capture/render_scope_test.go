@@ -42,7 +42,8 @@ func renderCapturer(t *testing.T, set func(*capture.Options)) *capture.Capturer 
 
 // TestRenderUserAgentEveryRequest: every request the browser makes carries
 // sieve's User-Agent — subresources, a script's fetch, and favicon.ico,
-// which the browser asks for on its own.
+// which the browser asks for on its own (when it asks before the read ends:
+// on a loaded machine it may not).
 func TestRenderUserAgentEveryRequest(t *testing.T) {
 	t.Parallel() // a browser of its own; mostly waits
 	const ua = "sieve-ua-test/1.0 (+https://example.invalid/)"
@@ -86,10 +87,15 @@ func TestRenderUserAgentEveryRequest(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	for _, p := range []string{"/", "/app.js", "/pixel.gif", "/api", "/favicon.ico"} {
+	for _, p := range []string{"/", "/app.js", "/pixel.gif", "/api"} {
 		if len(seen[p]) == 0 {
 			t.Errorf("%s was not requested (requests: %v)", p, seen)
 		}
+	}
+	if len(seen["/favicon.ico"]) == 0 {
+		// the browser asks when it gets round to it: a slow machine may
+		// have ended the read first (its User-Agent is checked when it came)
+		t.Logf("favicon.ico was not requested before the read ended")
 	}
 	for p, uas := range seen {
 		for _, got := range uas {
