@@ -375,20 +375,23 @@ func (b *builder) decideIn(c *container, d *draft) (role, kind, reason string) {
 	if z.chrome != "" && !c.inside(b.t, c.core, z.signal) && !c.outvoted(z) && !c.wrapsPage(z) {
 		return "chrome", z.chrome, z.reason
 	}
-	if kind, why := blockChrome(d); kind != "" {
+	if kind, why := blockChrome(d, b.base); kind != "" {
 		return "chrome", kind, why
 	}
 	if f := b.formAround(d.node); f >= 0 && !c.inside(b.t, c.core, f) {
 		return "chrome", "form", "inside a <form> within the content (a comment or signup form)"
+	}
+	if c.tailFrom > 0 && d.node >= c.tailFrom && !c.inside(b.t, d.node, c.article) && !c.insideAny(b.t, d.node, c.siblings) {
+		return "chrome", "outside_content", "after the article, in the page wrapper around it"
 	}
 	return "content", "", "inside the main content " + c.desc
 }
 
 // blockChrome is what a block's own text says: a short run of links, a
 // layout grid of links (linkTable), or a copyright line.
-func blockChrome(d *draft) (kind, reason string) {
+func blockChrome(d *draft, base string) (kind, reason string) {
 	chars := utf8.RuneCountInString(d.Text)
-	if chars > 0 && d.Type != TypeHeading {
+	if chars > 0 && d.Type != TypeHeading && !(d.Type == TypeListItem && inPageLinks(d, base)) {
 		density := float64(d.linkChars) / float64(chars)
 		if density >= 0.7 && chars < 300 || linkTable(d, density, chars) {
 			return "link_list", "mostly link text (" + ratio(density) + ")"
@@ -398,6 +401,27 @@ func blockChrome(d *draft) (kind, reason string) {
 		return "footer", "boilerplate line (copyright/rights notice)"
 	}
 	return "", ""
+}
+
+// inPageLinks reports whether every link of a block points into the page
+// itself (href="#History", resolved against the page's URL base). A list
+// item of such links inside the main content is an entry of the article's
+// table of contents, which leads nowhere else, not a menu of other pages
+// (a lone "Continue reading" paragraph that skips an ad is not an entry).
+func inPageLinks(d *draft, base string) bool {
+	page, _, _ := strings.Cut(base, "#")
+	n := 0
+	for _, in := range d.Inline {
+		if in.Kind != InlineLink {
+			continue
+		}
+		doc, frag, ok := strings.Cut(in.Href, "#")
+		if !ok || frag == "" || doc != "" && doc != page {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // linkTable reports whether a table block is a page's layout grid of

@@ -35,10 +35,14 @@ type container struct {
 	// siblings of node that belong with it (an article split in parts)
 	siblings []int
 	recipe   []int // a recipe's ingredient and step boxes (recipe.go)
-	desc     string
-	stats    []nodeStat
-	depth    []int32
-	total    int // characters of all blocks
+	// article is the one article inside the container and tailFrom the
+	// first node after it (articleEnd), -1 and 0 when there is none: what
+	// follows it in the container is the wrapper's, not the article's.
+	article, tailFrom int
+	desc              string
+	stats             []nodeStat
+	depth             []int32
+	total             int // characters of all blocks
 }
 
 // minContainerChars is the least text a container must hold to be trusted;
@@ -47,7 +51,7 @@ const minContainerChars = 200
 
 func (b *builder) findContainer() container {
 	t := b.t
-	c := container{node: -1, stats: make([]nodeStat, len(t.nodes)), depth: make([]int32, len(t.nodes))}
+	c := container{node: -1, article: -1, stats: make([]nodeStat, len(t.nodes)), depth: make([]int32, len(t.nodes))}
 	for i := range t.nodes {
 		if p := t.nodes[i].Parent; p >= 0 && p < i {
 			c.depth[i] = c.depth[p] + 1
@@ -99,6 +103,7 @@ func (b *builder) findContainer() container {
 	c.core = best
 	best = c.widen(t, best)
 	c.node = best
+	c.article, c.tailFrom = c.articleEnd(t, best)
 	c.desc = describe(t, best)
 	c.siblings = c.siblingsOf(t, best, max(score, c.stats[best].score))
 	c.recipe = b.recipeRegions(&c)
@@ -402,6 +407,49 @@ func (c *container) widen(t *tree, best int) int {
 		best = p
 	}
 }
+
+// articleEnd returns the one <article> (or role=article) element inside
+// the widened container best and the node after it, when that article
+// holds the best-scoring element and nearly all the container's prose; -1
+// and 0 otherwise. Widening climbed past the article into a page wrapper
+// (Medium's id="root"), and what the wrapper adds after the article is its
+// chrome: "More from", "Related reads" and sign-up boxes. What it holds
+// before the article (a headline, a standfirst) stays. A container holding
+// several articles is a list of them and stays whole.
+func (c *container) articleEnd(t *tree, best int) (art, end int) {
+	art = -1
+	for i, last := best+1, c.subtreeEnd(t, best); i < last; i++ {
+		if n := &t.nodes[i]; n.Tag != "article" && n.Role != "article" {
+			continue
+		}
+		if art >= 0 {
+			return -1, 0
+		}
+		art = i
+		i = c.subtreeEnd(t, i) - 1
+	}
+	if art < 0 || !c.inside(t, c.core, art) {
+		return -1, 0
+	}
+	if own, all := c.stats[art].prose, c.stats[best].prose; own < minContainerChars || float64(own) < narrowShare*float64(all) {
+		return -1, 0
+	}
+	return art, c.subtreeEnd(t, art)
+}
+
+// subtreeEnd is the first node after element i's subtree: nodes come in
+// document order, an element's descendants right after it.
+func (c *container) subtreeEnd(t *tree, i int) int {
+	end := i + 1
+	for end < len(t.nodes) && c.depth[end] > c.depth[i] {
+		end++
+	}
+	return end
+}
+
+// narrowShare is the least part of the container's prose its one article
+// must hold for what follows it to be cut.
+const narrowShare = 0.85
 
 // proseAbove is the nearest ancestor of best below <body> that holds much
 // more prose than best (moreProse), or -1: an article split over page-
