@@ -290,7 +290,7 @@ func TestRenderContainment(t *testing.T) {
 				if len(rec.Render.Refused) == 0 && name != "serviceworker" && name != "webrtc" {
 					t.Errorf("nothing recorded in render.refused")
 				}
-				t.Logf("refused: %+v", rec.Render.Refused)
+				t.Logf("settled %s after %d ms; refused: %+v", rec.Render.Settled, rec.Render.WaitedMS, rec.Render.Refused)
 			})
 		}
 	})
