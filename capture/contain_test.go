@@ -251,8 +251,8 @@ func TestRenderContainment(t *testing.T) {
 		"beacon":      `<script>navigator.sendBeacon("` + cu + `/beacon", "secret");</script>`,
 		"eventsource": `<script>new EventSource("` + cu + `/events");</script>`,
 		"websocket":   `<script>try { new WebSocket("` + wsURL + `"); } catch (e) {}</script>`,
-		// the page stays busy (an attribute a tick) until the worker has tried: a slow machine starts it late
-		"worker":         `<script>const w = new Worker(URL.createObjectURL(new Blob(['fetch("` + cu + `/from-worker").catch(()=>{}).finally(() => postMessage(1))'], {type: "text/javascript"}))); const busy = setInterval(() => { document.body.dataset.t = Date.now(); }, 100); w.onmessage = () => clearInterval(busy);</script>`,
+		// the page stays busy (an attribute a tick) until the worker has sent its request: a slow machine starts it late
+		"worker":         `<script>const w = new Worker(URL.createObjectURL(new Blob(['fetch("` + cu + `/from-worker").catch(()=>{}); postMessage(1)'], {type: "text/javascript"}))); const busy = setInterval(() => { document.body.dataset.t = Date.now(); }, 100); w.onmessage = () => clearInterval(busy);</script>`,
 		"serviceworker":  `<script>if (navigator.serviceWorker) navigator.serviceWorker.register("/sw.js").catch(()=>{});</script>`,
 		"prefetch":       `<link rel="prefetch" href="` + cu + `/prefetch"><link rel="preload" as="image" href="` + cu + `/preload.png"><link rel="dns-prefetch" href="` + cu + `">`,
 		"media":          `<video src="` + cu + `/v.mp4" autoplay muted></video><audio src="` + cu + `/a.mp3" autoplay></audio>`,
@@ -271,7 +271,7 @@ func TestRenderContainment(t *testing.T) {
 	// four pages at a time: each read mostly waits (settle, the ping)
 	cp := containCapturerWith(t, site, capture.TierRender, func(o *capture.Options) {
 		o.Concurrency = 4
-		o.Browser.Settle = 8 * time.Second // the cap; a page ends once quiet
+		o.Browser.Settle = 6 * time.Second // the cap; a page ends once quiet
 	})
 	t.Run("pages", func(t *testing.T) {
 		for name := range cases {
