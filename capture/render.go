@@ -92,7 +92,12 @@ func (w *netWatch) handlers() []any {
 		func(e *proto.NetworkRequestWillBeSent) {
 			w.mu.Lock()
 			defer w.mu.Unlock()
-			w.inflight[e.RequestID] = true
+			// A request of no document loader (a worker's script: its
+			// response and end are sent to the worker's own target) would
+			// stay in flight here forever and keep the page from quiet.
+			if e.LoaderID != "" {
+				w.inflight[e.RequestID] = true
+			}
 			w.lastNet = time.Now()
 			top := e.Type == proto.NetworkResourceTypeDocument && e.FrameID == w.frame
 			if e.Request != nil {

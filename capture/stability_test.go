@@ -138,3 +138,30 @@ func TestRenderSpareHasNoDeadline(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderWorkerPageSettles: a page that starts a dedicated worker goes
+// quiet like any other. The worker's script request is announced to the
+// page but ends on the worker's own target: counted in flight, it kept
+// every such page from quiet until the settle cap.
+func TestRenderWorkerPageSettles(t *testing.T) {
+	needChromium(t)
+	t.Parallel() // a browser of its own; mostly waits
+	site := newContainSite(t, map[string]string{
+		"/worker": page("worker", `<script>const w = new Worker("/w.js"); w.onmessage = (e) => { document.getElementById("out").textContent = e.data; };</script><p id="out"></p>`),
+		"/blob":   page("blob", `<script>new Worker(URL.createObjectURL(new Blob(["postMessage(1)"], {type: "text/javascript"})));</script>`),
+		"/w.js":   `postMessage("A line the worker wrote.");`,
+	})
+	cp := containCapturerWith(t, site, capture.TierRender, func(o *capture.Options) {
+		o.Concurrency = 1
+		o.Browser.Settle = 20 * time.Second // a read that ends at the cap was held by the worker
+	})
+	for _, name := range []string{"worker", "blob"} {
+		rec, _ := captureAndGraph(t, cp, site.srv.URL+"/"+name)
+		if rec.Render == nil || rec.Render.Error != nil {
+			t.Fatalf("/%s: render %+v", name, rec.Render)
+		}
+		if rec.Render.Settled == "cap" {
+			t.Errorf("/%s: settled at the cap after %d ms: the worker's script kept the page from quiet", name, rec.Render.WaitedMS)
+		}
+	}
+}
