@@ -112,6 +112,24 @@ func capturePDF(t *testing.T, data []byte) capture.Record {
 	return rec
 }
 
+// textOnPage is the text of n's text nodes, joined by spaces; a node whose
+// box is off the first page of rec fails t.
+func textOnPage(t *testing.T, rec *capture.Record, n *normalize.Record) string {
+	t.Helper()
+	var text []string
+	pg := rec.PDF.Pages[0]
+	for _, node := range n.Nodes {
+		if node.Tag != "#text" {
+			continue
+		}
+		text = append(text, node.Text)
+		if b := node.Box; b == nil || b.X < -1 || b.Y < -1 || float64(b.X+b.W) > pg.Width+1 || float64(b.Y+b.H) > pg.Height+1 {
+			t.Errorf("box %+v of %q off the %gx%g page", b, node.Text, pg.Width, pg.Height)
+		}
+	}
+	return strings.Join(text, " ")
+}
+
 func TestPDFDistill(t *testing.T) {
 	rec := capturePDF(t, reportPDF(t))
 	n, err := normalize.Normalize(&rec)
@@ -395,18 +413,7 @@ func TestPDFRotatedLogicalOrder(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkNormalized(t, n)
-				var text []string
-				pg := rec.PDF.Pages[0]
-				for _, node := range n.Nodes {
-					if node.Tag != "#text" {
-						continue
-					}
-					text = append(text, node.Text)
-					if b := node.Box; b == nil || b.X < -1 || b.Y < -1 || float64(b.X+b.W) > pg.Width+1 || float64(b.Y+b.H) > pg.Height+1 {
-						t.Errorf("box %+v of %q off the %gx%g page", b, node.Text, pg.Width, pg.Height)
-					}
-				}
-				if got, want := strings.Join(text, " "), strings.Join(pdftest.RotatedLines, " "); got != want {
+				if got, want := textOnPage(t, &rec, n), strings.Join(pdftest.RotatedLines, " "); got != want {
 					t.Errorf("text %q, want %q", got, want)
 				}
 			})

@@ -32,18 +32,7 @@ func TestPDFMirroredLogicalOrder(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkNormalized(t, n)
-			var text []string
-			pg := rec.PDF.Pages[0]
-			for _, node := range n.Nodes {
-				if node.Tag != "#text" {
-					continue
-				}
-				text = append(text, node.Text)
-				if b := node.Box; b == nil || b.X < -1 || b.Y < -1 || float64(b.X+b.W) > pg.Width+1 || float64(b.Y+b.H) > pg.Height+1 {
-					t.Errorf("box %+v of %q off the %gx%g page", b, node.Text, pg.Width, pg.Height)
-				}
-			}
-			if got, want := strings.Join(text, " "), strings.Join(pdftest.RotatedLines, " "); got != want {
+			if got, want := textOnPage(t, &rec, n), strings.Join(pdftest.RotatedLines, " "); got != want {
 				t.Errorf("text %q, want %q", got, want)
 			}
 		})

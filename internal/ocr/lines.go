@@ -116,19 +116,7 @@ func levelOf(g *image.Gray, r image.Rectangle) (int, bool) {
 	if flatRect(g, r, v0) {
 		return int(v0), true
 	}
-	var hist [256]int
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for _, v := range g.Pix[g.PixOffset(r.Min.X, y):g.PixOffset(r.Max.X, y)] {
-			hist[v]++
-		}
-	}
-	lv := 0
-	for v := range hist {
-		if hist[v] > hist[lv] {
-			lv = v
-		}
-	}
-	return lv, false
+	return mostCommon(g, r, 1), false
 }
 
 // flatRect reports whether every pixel of r is v, eight at a time.

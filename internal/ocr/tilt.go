@@ -384,21 +384,23 @@ func unturn(s strip, w Word) Word {
 
 // background is g's most common level, counted on every 4th row (of a
 // page of 3 500 rows, as sure, and a quarter of the cost).
-func background(g *image.Gray) int {
+func background(g *image.Gray) int { return mostCommon(g, g.Bounds(), 4) }
+
+// mostCommon is the most common level in r of g, counted on every step-th row.
+func mostCommon(g *image.Gray, r image.Rectangle, step int) int {
 	var hist [256]int
-	b := g.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y += 4 {
-		for _, v := range g.Pix[g.PixOffset(b.Min.X, y):g.PixOffset(b.Max.X, y)] {
+	for y := r.Min.Y; y < r.Max.Y; y += step {
+		for _, v := range g.Pix[g.PixOffset(r.Min.X, y):g.PixOffset(r.Max.X, y)] {
 			hist[v]++
 		}
 	}
-	bg := 0
+	lv := 0
 	for v := range hist {
-		if hist[v] > hist[bg] {
-			bg = v
+		if hist[v] > hist[lv] {
+			lv = v
 		}
 	}
-	return bg
+	return lv
 }
 
 // rescale divides a read's boxes (image pixels) by scale.
